@@ -1,0 +1,56 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Fixed configuration names (ARCHITECTURE.md). Each key has a description, a format and a default. */
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe('Gateway HTTP port'),
+  DATABASE_URL: z.url().optional().describe('Postgres URL; unset = embedded Postgres under DATA_DIR'),
+  REDIS_URL: z.url().optional().describe('Redis URL; unset = in-process cache, pub/sub and jobs'),
+  KAFKA_BROKERS: z
+    .string()
+    .regex(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, 'comma-separated host:port list')
+    .optional()
+    .describe('Kafka bootstrap brokers; unset = consumers read the Postgres event log'),
+  JWT_SECRET: z.string().min(16, 'at least 16 characters').default('dev-only-jwt-secret-change-me!!').describe('HS256 key for access tokens'),
+  JWT_EXPIRES_IN: z.string().default('7d').describe('Access-token lifetime (jsonwebtoken syntax)'),
+  ADMIN_EMAIL: z.email().default('admin@shop.local').describe('First admin account, ensured at start-up'),
+  ADMIN_PASSWORD: z.string().min(6).default('admin123').describe('Password of the first admin account'),
+  RAZORPAY_KEY_ID: z.string().optional().describe('Razorpay key id; unset = built-in sandbox'),
+  RAZORPAY_KEY_SECRET: z.string().optional().describe('Razorpay key secret'),
+  RAZORPAY_WEBHOOK_SECRET: z.string().optional().describe('Secret for webhook signatures'),
+  RAZORPAY_API_URL: z.url().optional().describe('Razorpay API base URL (points the SDK at the sandbox)'),
+  DATA_DIR: z.string().default(path.resolve(process.cwd(), 'data')).describe('Embedded Postgres data, uploads'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SERVICE_URLS: z
+    .string()
+    .optional()
+    .describe('Distributed gateway only: name=url pairs, e.g. catalog=http://127.0.0.1:8081,accounts=...'),
+});
+
+export type Config = Readonly<z.infer<typeof schema> & { mode: { db: 'embedded' | 'external'; cache: 'memory' | 'redis'; bus: 'postgres-log' | 'kafka' } }>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Parses configuration once from an environment map; throws ConfigError listing every bad value. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Record<string, string | undefined> = {}): Config {
+  const merged = { ...env, ...overrides };
+  // An empty string means "unset": shells make that easy to do by accident.
+  const cleaned = Object.fromEntries(Object.entries(merged).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const c = parsed.data;
+  return Object.freeze({
+    ...c,
+    mode: Object.freeze({
+      db: c.DATABASE_URL ? 'external' : 'embedded',
+      cache: c.REDIS_URL ? 'redis' : 'memory',
+      bus: c.KAFKA_BROKERS ? 'kafka' : 'postgres-log',
+    } as const),
+  });
+}
