@@ -1,8 +1,17 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
 export default defineConfig({
   plugins: [react()],
-  server: { proxy: { '/api': 'http://127.0.0.1:8080', '/uploads': 'http://127.0.0.1:8080', '/razorpay-sandbox': 'http://127.0.0.1:8080' } },
+  // `@/` points at src/ so shared code is imported by name, not by a chain of ../ (bulletproof-react).
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  server: {
+    proxy: {
+      '/api': 'http://127.0.0.1:8080',
+      '/uploads': 'http://127.0.0.1:8080',
+      '/razorpay-sandbox': 'http://127.0.0.1:8080',
+    },
+  },
   build: { outDir: 'dist', emptyOutDir: true },
 });

@@ -1,0 +1,109 @@
+import { useState } from 'react';
+import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router-dom';
+import { RouteError } from '@/components/errors/route-error';
+import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import { RequireAuth } from './require-auth';
+import { RootLayout } from './routes/root-layout';
+
+/** What a not-yet-built admin screen shows; read by routes/admin/pending through useMatches. */
+export type PendingScreenHandle = { title: string; note?: string };
+
+function pendingAdminScreen(path: string, handle: PendingScreenHandle): RouteObject {
+  return {
+    path,
+    handle,
+    lazy: () => import('./routes/admin/pending').then((module) => ({ Component: module.AdminPendingRoute })),
+  };
+}
+
+/**
+ * The seed's route table. Pages load lazily inside the root layout (header, footer, notices), and one
+ * error boundary under the layout catches page errors so the header and footer stay usable.
+ */
+export function createAppRoutes(): RouteObject[] {
+  return [
+    {
+      path: paths.home.path,
+      Component: RootLayout,
+      HydrateFallback: Spinner,
+      ErrorBoundary: RouteError,
+      children: [
+        {
+          ErrorBoundary: RouteError,
+          children: [
+            { index: true, lazy: () => import('./routes/home').then((m) => ({ Component: m.HomeRoute })) },
+            {
+              path: paths.products.path,
+              lazy: () => import('./routes/products').then((m) => ({ Component: m.ProductsRoute })),
+            },
+            {
+              path: paths.product.path,
+              lazy: () => import('./routes/product').then((m) => ({ Component: m.ProductRoute })),
+            },
+            { path: paths.cart.path, lazy: () => import('./routes/cart').then((m) => ({ Component: m.CartRoute })) },
+            {
+              path: paths.checkout.path,
+              lazy: () => import('./routes/checkout').then((m) => ({ Component: m.CheckoutRoute })),
+            },
+            { path: paths.login.path, lazy: () => import('./routes/login').then((m) => ({ Component: m.LoginRoute })) },
+            {
+              path: paths.signup.path,
+              lazy: () => import('./routes/signup').then((m) => ({ Component: m.SignupRoute })),
+            },
+            {
+              path: paths.contact.path,
+              lazy: () => import('./routes/contact').then((m) => ({ Component: m.ContactRoute })),
+            },
+            {
+              Component: RequireAuth,
+              children: [
+                {
+                  path: paths.profile.path,
+                  lazy: () => import('./routes/profile').then((m) => ({ Component: m.ProfileRoute })),
+                },
+                {
+                  path: paths.myOrders.path,
+                  lazy: () => import('./routes/my-orders').then((m) => ({ Component: m.MyOrdersRoute })),
+                },
+                {
+                  path: paths.admin.root.path,
+                  children: [
+                    {
+                      index: true,
+                      lazy: () =>
+                        import('./routes/admin/dashboard').then((m) => ({ Component: m.AdminDashboardRoute })),
+                    },
+                    pendingAdminScreen(paths.admin.products.path, { title: 'Products' }),
+                    pendingAdminScreen(paths.admin.orders.path, { title: 'Orders' }),
+                    pendingAdminScreen(paths.admin.users.path, { title: 'Users' }),
+                    pendingAdminScreen(paths.admin.testimonials.path, { title: 'Testimonials' }),
+                    pendingAdminScreen(paths.admin.collections.path, { title: 'Collections' }),
+                    pendingAdminScreen(paths.admin.home.path, { title: 'Homepage Settings' }),
+                    pendingAdminScreen(paths.admin.homepageSections.path, { title: 'Homepage Sections' }),
+                    pendingAdminScreen(paths.admin.coupons.path, { title: 'Coupon Management' }),
+                    pendingAdminScreen(paths.admin.deliverySettings.path, { title: 'Delivery & Shipping Settings' }),
+                    pendingAdminScreen(paths.admin.deliveryAreas.path, {
+                      title: 'Delivery Areas',
+                      note: 'Delivery areas management is coming soon.',
+                    }),
+                    {
+                      path: '*',
+                      lazy: () => import('./routes/not-found').then((m) => ({ Component: m.NotFoundRoute })),
+                    },
+                  ],
+                },
+              ],
+            },
+            { path: '*', lazy: () => import('./routes/not-found').then((m) => ({ Component: m.NotFoundRoute })) },
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+export function AppRouter() {
+  const [router] = useState(() => createBrowserRouter(createAppRoutes()));
+  return <RouterProvider router={router} />;
+}

@@ -1,0 +1,59 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { buildProduct, buildUser } from '@/testing/data';
+import { fakeApi, jsonResponse } from '@/testing/fake-api';
+import { renderApp } from '@/testing/render-with-providers';
+
+describe('root layout', () => {
+  it('shows header and footer around every page', async () => {
+    fakeApi({ 'GET /api/products': () => jsonResponse([]) });
+    renderApp({ route: '/contact' });
+
+    expect(await screen.findByRole('heading', { name: 'Contact us' })).toBeTruthy();
+    const footer = screen.getByRole('contentinfo');
+    expect(within(footer).getByText('Stylish clothing for everyone')).toBeTruthy();
+    expect(within(footer).getByRole('link', { name: "Women's" }).getAttribute('href')).toBe('/products?category=Women');
+    expect(within(footer).getByText(/^\+91/)).toBeTruthy();
+    expect(within(footer).getByText(new RegExp(`© ${new Date().getFullYear()}`))).toBeTruthy();
+    expect(screen.getAllByText('Mon-Sat, 10 AM to 7 PM IST').length).toBeGreaterThan(0);
+  });
+
+  it('logs out from the menu: session removed from storage and back to the homepage', async () => {
+    fakeApi({ 'GET /api/products': () => jsonResponse([buildProduct({ name: 'Cotton Kurta' })]) });
+    window.localStorage.setItem('token', 'token-1');
+    const user = buildUser();
+    window.localStorage.setItem('user', JSON.stringify(user));
+    const { router } = renderApp({ route: '/my-orders' });
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Logout' }));
+
+    expect(await screen.findByRole('heading', { name: 'New Arrivals' })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Login' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/');
+    expect(await screen.findByRole('article', { name: 'Cotton Kurta' })).toBeTruthy();
+    expect(window.localStorage.getItem('token')).toBeNull();
+    expect(window.localStorage.getItem('user')).toBeNull();
+  });
+
+  it('adds to the cart from a card: toast, notice, badge and stored cart', async () => {
+    fakeApi({ 'GET /api/products': () => jsonResponse([buildProduct({ id: 7, name: 'Cotton Kurta', price: 1299 })]) });
+    renderApp({ route: '/products' });
+
+    const card = await screen.findByRole('article', { name: 'Cotton Kurta' });
+    fireEvent.click(within(card).getByRole('button', { name: 'Add to Cart' }));
+    fireEvent.click(within(card).getByRole('button', { name: 'Add to Cart' }));
+
+    expect(screen.getAllByText('Added to cart').length).toBeGreaterThan(0);
+    const notice = screen.getByRole('complementary', { name: 'Added to cart' });
+    expect(within(notice).getByText('Added! (2 total)')).toBeTruthy();
+    expect(within(notice).getByText('₹1,299.00 x 2')).toBeTruthy();
+    expect(within(notice).getByRole('link', { name: 'View' }).getAttribute('href')).toBe('/cart');
+    expect(screen.getByTestId('cart-badge').textContent).toBe('1');
+    expect(JSON.parse(window.localStorage.getItem('cart') ?? '[]')).toMatchObject([
+      { id: 7, quantity: 2, size: null, color: null },
+    ]);
+
+    fireEvent.click(within(notice).getByRole('button', { name: 'Close cart notice' }));
+    expect(screen.queryByRole('complementary', { name: 'Added to cart' })).toBeNull();
+  });
+});

@@ -1,0 +1,9 @@
+/** A centred loading indicator with a text label for screen readers. */
+export function Spinner({ label = 'Loading...' }: { label?: string }) {
+  return (
+    <div className="spinner-wrap" role="status">
+      <span className="spinner" aria-hidden="true" />
+      <span className="visually-hidden">{label}</span>
+    </div>
+  );
+}

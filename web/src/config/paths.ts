@@ -1,0 +1,66 @@
+// Every route path and the links that point at it live here, so a rename happens in one place.
+
+type ProductListFilter = { category?: string | null; collection?: string | null };
+
+function withQuery(path: string, query: Record<string, string | null | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value) params.set(key, value);
+  }
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+export const paths = {
+  home: { path: '/', getHref: () => '/' },
+  products: {
+    path: '/products',
+    getHref: (filter: ProductListFilter = {}) =>
+      withQuery('/products', { category: filter.category, collection: filter.collection }),
+  },
+  product: {
+    path: '/products/:productId',
+    getHref: (productId: string | number) => `/products/${encodeURIComponent(String(productId))}`,
+  },
+  cart: { path: '/cart', getHref: () => '/cart' },
+  checkout: { path: '/checkout', getHref: () => '/checkout' },
+  login: {
+    path: '/login',
+    getHref: (redirectTo?: string | null) => withQuery('/login', { redirectTo }),
+  },
+  signup: {
+    path: '/signup',
+    getHref: (redirectTo?: string | null) => withQuery('/signup', { redirectTo }),
+  },
+  contact: { path: '/contact', getHref: () => '/contact' },
+  profile: { path: '/profile', getHref: () => '/profile' },
+  myOrders: { path: '/my-orders', getHref: () => '/my-orders' },
+  admin: {
+    root: { path: '/admin', getHref: () => '/admin' },
+    products: {
+      path: '/admin/products',
+      getHref: (editProductId?: string | number | null) =>
+        withQuery('/admin/products', { edit: editProductId == null ? null : String(editProductId) }),
+    },
+    orders: { path: '/admin/orders', getHref: () => '/admin/orders' },
+    users: { path: '/admin/users', getHref: () => '/admin/users' },
+    testimonials: { path: '/admin/testimonials', getHref: () => '/admin/testimonials' },
+    collections: { path: '/admin/collections', getHref: () => '/admin/collections' },
+    home: { path: '/admin/home', getHref: () => '/admin/home' },
+    homepageSections: { path: '/admin/homepage-sections', getHref: () => '/admin/homepage-sections' },
+    coupons: { path: '/admin/coupons', getHref: () => '/admin/coupons' },
+    deliverySettings: { path: '/admin/delivery-settings', getHref: () => '/admin/delivery-settings' },
+    deliveryAreas: { path: '/admin/delivery-areas', getHref: () => '/admin/delivery-areas' },
+  },
+} as const;
+
+/**
+ * Returns `target` when it is a path inside this site (so a crafted ?redirectTo= cannot send the user
+ * elsewhere), and null otherwise. Links back to the login and signup pages are dropped as well.
+ */
+export function safeRedirectPath(target: string | null | undefined): string | null {
+  if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return null;
+  const pathname = target.split(/[?#]/, 1)[0];
+  if (pathname === paths.login.path || pathname === paths.signup.path) return null;
+  return target;
+}

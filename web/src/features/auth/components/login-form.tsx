@@ -1,0 +1,82 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { useAppDispatch } from '@/app/hooks';
+import { TextField } from '@/components/form/text-field';
+import { notificationShown } from '@/components/notifications/notifications-slice';
+import { errorMessage } from '@/lib/api-client';
+import type { User } from '@/types/api';
+import { useLoginMutation } from '../api/auth-api';
+import { sessionStarted } from '../session-slice';
+import styles from './auth-form.module.css';
+
+type LoginFormProps = {
+  /** Called with the logged-in user once the session is stored. */
+  onSuccess: (user: User) => void;
+  signupHref: string;
+};
+
+type LoginErrors = Partial<Record<'email' | 'password', string>>;
+
+export function validateLogin(values: { email: string; password: string }): LoginErrors {
+  const errors: LoginErrors = {};
+  if (!values.email.trim()) errors.email = 'Email is required';
+  if (!values.password) errors.password = 'Password is required';
+  return errors;
+}
+
+export function LoginForm({ onSuccess, signupHref }: LoginFormProps) {
+  const dispatch = useAppDispatch();
+  const [login, { isLoading }] = useLoginMutation();
+  const [values, setValues] = useState({ email: '', password: '' });
+  const [errors, setErrors] = useState<LoginErrors>({});
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const found = validateLogin(values);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    try {
+      const { user, token } = await login({ email: values.email.trim(), password: values.password }).unwrap();
+      dispatch(sessionStarted({ user, token }));
+      dispatch(notificationShown({ type: 'success', title: 'Welcome back', message: user.name }));
+      onSuccess(user);
+    } catch (error) {
+      dispatch(
+        notificationShown({ type: 'error', title: 'Login failed', message: errorMessage(error, 'Login failed') }),
+      );
+    }
+  };
+
+  return (
+    <form className={styles.form} onSubmit={(event) => void handleSubmit(event)} noValidate>
+      <h1 className={styles.title}>Login</h1>
+      <p className={styles.subtitle}>Welcome back! Log in to continue shopping.</p>
+      <TextField
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="email"
+        required
+        value={values.email}
+        error={errors.email}
+        onChange={(event) => setValues({ ...values, email: event.target.value })}
+      />
+      <TextField
+        label="Password"
+        type="password"
+        name="password"
+        autoComplete="current-password"
+        required
+        value={values.password}
+        error={errors.password}
+        onChange={(event) => setValues({ ...values, password: event.target.value })}
+      />
+      <button type="submit" className="btn btn-primary btn-block" disabled={isLoading}>
+        {isLoading ? 'Logging in...' : 'Login'}
+      </button>
+      <p className={styles.switch}>
+        New here? <Link to={signupHref}>Create an account</Link>
+      </p>
+    </form>
+  );
+}

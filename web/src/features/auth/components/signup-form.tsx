@@ -1,0 +1,141 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { useAppDispatch } from '@/app/hooks';
+import { TextField } from '@/components/form/text-field';
+import { notificationShown } from '@/components/notifications/notifications-slice';
+import { errorMessage } from '@/lib/api-client';
+import type { User } from '@/types/api';
+import { useRegisterMutation } from '../api/auth-api';
+import { sessionStarted } from '../session-slice';
+import styles from './auth-form.module.css';
+
+export const MIN_PASSWORD_LENGTH = 6;
+
+type SignupValues = { name: string; email: string; phone: string; password: string; confirmPassword: string };
+type SignupErrors = Partial<Record<keyof SignupValues, string>>;
+
+/** Signup rules: every field required, passwords match, password at least 6 characters. */
+export function validateSignup(values: SignupValues): SignupErrors {
+  const errors: SignupErrors = {};
+  if (!values.name.trim()) errors.name = 'Name is required';
+  if (!values.email.trim()) errors.email = 'Email is required';
+  if (!values.phone.trim()) errors.phone = 'Phone is required';
+  if (!values.password) errors.password = 'Password is required';
+  else if (values.password.length < MIN_PASSWORD_LENGTH)
+    errors.password = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
+  if (!values.confirmPassword) errors.confirmPassword = 'Please confirm your password';
+  else if (values.password !== values.confirmPassword) errors.confirmPassword = 'Passwords do not match';
+  return errors;
+}
+
+type SignupFormProps = {
+  /** Called with the new user once the session is stored. */
+  onSuccess: (user: User) => void;
+  loginHref: string;
+};
+
+export function SignupForm({ onSuccess, loginHref }: SignupFormProps) {
+  const dispatch = useAppDispatch();
+  const [register, { isLoading }] = useRegisterMutation();
+  const [values, setValues] = useState<SignupValues>({
+    name: '',
+    email: '',
+    phone: '',
+    password: '',
+    confirmPassword: '',
+  });
+  const [errors, setErrors] = useState<SignupErrors>({});
+
+  const setField = (field: keyof SignupValues) => (event: { target: { value: string } }) =>
+    setValues((current) => ({ ...current, [field]: event.target.value }));
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const found = validateSignup(values);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    try {
+      const { user, token } = await register({
+        name: values.name.trim(),
+        email: values.email.trim(),
+        phone: values.phone.trim(),
+        password: values.password,
+      }).unwrap();
+      dispatch(sessionStarted({ user, token }));
+      dispatch(notificationShown({ type: 'success', message: 'Welcome! Account created successfully' }));
+      onSuccess(user);
+    } catch (error) {
+      dispatch(
+        notificationShown({
+          type: 'error',
+          title: 'Registration failed',
+          message: errorMessage(error, 'Registration failed'),
+        }),
+      );
+    }
+  };
+
+  return (
+    <form className={styles.form} onSubmit={(event) => void handleSubmit(event)} noValidate>
+      <h1 className={styles.title}>Create account</h1>
+      <p className={styles.subtitle}>Sign up to track orders and save your addresses.</p>
+      <TextField
+        label="Name"
+        name="name"
+        autoComplete="name"
+        required
+        value={values.name}
+        error={errors.name}
+        onChange={setField('name')}
+      />
+      <TextField
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="email"
+        required
+        value={values.email}
+        error={errors.email}
+        onChange={setField('email')}
+      />
+      <TextField
+        label="Phone"
+        type="tel"
+        name="phone"
+        autoComplete="tel"
+        placeholder="+91"
+        required
+        value={values.phone}
+        error={errors.phone}
+        onChange={setField('phone')}
+      />
+      <TextField
+        label="Password"
+        type="password"
+        name="password"
+        autoComplete="new-password"
+        required
+        minLength={MIN_PASSWORD_LENGTH}
+        value={values.password}
+        error={errors.password}
+        onChange={setField('password')}
+      />
+      <TextField
+        label="Confirm password"
+        type="password"
+        name="confirmPassword"
+        autoComplete="new-password"
+        required
+        value={values.confirmPassword}
+        error={errors.confirmPassword}
+        onChange={setField('confirmPassword')}
+      />
+      <button type="submit" className="btn btn-primary btn-block" disabled={isLoading}>
+        {isLoading ? 'Creating account...' : 'Sign up'}
+      </button>
+      <p className={styles.switch}>
+        Already have an account? <Link to={loginHref}>Login</Link>
+      </p>
+    </form>
+  );
+}

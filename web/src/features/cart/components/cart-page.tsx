@@ -1,0 +1,74 @@
+import { Link } from 'react-router-dom';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { PageTitle } from '@/components/seo/page-title';
+import { ProductImage } from '@/components/ui/product-image';
+import { paths } from '@/config/paths';
+import { formatRupees } from '@/lib/money';
+import { cartLineKey, cartLineRemoved, selectCartLines, selectCartSubtotal } from '../cart-slice';
+import styles from './cart-page.module.css';
+
+/**
+ * The cart lines with Remove and the subtotal. Delivery charges, the order summary and checkout come
+ * with the checkout work; until then this page shows only what the cart itself knows.
+ */
+export function CartPage() {
+  const dispatch = useAppDispatch();
+  const lines = useAppSelector(selectCartLines);
+  const subtotal = useAppSelector(selectCartSubtotal);
+
+  if (lines.length === 0) {
+    return (
+      <section className="container page empty-state">
+        <PageTitle title="Cart" />
+        <h1 className="page-title">Your cart is empty</h1>
+        <Link to={paths.products.getHref()} className="btn btn-primary">
+          Start Shopping
+        </Link>
+      </section>
+    );
+  }
+
+  return (
+    <section className="container page">
+      <PageTitle title="Cart" />
+      <h1 className="page-title">Your cart</h1>
+      <div className={styles.layout}>
+        <ul className={styles.lines}>
+          {lines.map((line) => {
+            const key = cartLineKey(line);
+            return (
+              <li key={key} className={styles.line}>
+                <ProductImage image={line.image} alt={line.name} className={styles.image} />
+                <div className={styles.details}>
+                  <Link to={paths.product.getHref(line.id)} className={styles.name}>
+                    {line.name}
+                  </Link>
+                  <p className={styles.meta}>
+                    {[line.size && `Size ${line.size}`, line.color].filter(Boolean).join(' · ') || '\u00a0'}
+                  </p>
+                  <p className={styles.meta}>
+                    {formatRupees(line.price)} x {line.quantity}
+                  </p>
+                </div>
+                <p className={styles.lineTotal}>{formatRupees(line.price * line.quantity)}</p>
+                <button type="button" className="btn btn-outline btn-sm" onClick={() => dispatch(cartLineRemoved(key))}>
+                  Remove
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+        <aside className={styles.summary} aria-label="Order summary">
+          <h2>Order summary</h2>
+          <p className={styles.row}>
+            <span>Subtotal</span>
+            <span>{formatRupees(subtotal)}</span>
+          </p>
+          <Link to={paths.checkout.getHref()} className="btn btn-primary btn-block">
+            Proceed to Checkout
+          </Link>
+        </aside>
+      </div>
+    </section>
+  );
+}
