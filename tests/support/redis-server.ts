@@ -15,9 +15,13 @@ async function freePort(): Promise<number> {
 /** Starts a throw-away redis-server (Debian package) on a free port; fails loudly if there is none. */
 export async function startTestRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'redis-server',
+    ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('redis-server did not become ready in 10 s')), 10_000);
     child.once('error', (e) => {

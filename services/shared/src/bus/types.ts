@@ -17,6 +17,11 @@ export interface EventConsumer {
   readonly eventTypes?: readonly string[];
   /** Applies one event inside the transaction that also records the checkpoint. Must be deterministic. */
   handle(event: RecordedEvent, tx: PoolClient): Promise<void>;
+  /**
+   * Called after the transaction holding these events' writes has committed (cache invalidation, push).
+   * Not called for events that were skipped as duplicates. Failures are logged, never retried.
+   */
+  afterCommit?(events: RecordedEvent[]): void | Promise<void>;
 }
 
 /** A running feed of events into one consumer. */

@@ -11,7 +11,11 @@ const schema = z.object({
     .regex(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, 'comma-separated host:port list')
     .optional()
     .describe('Kafka bootstrap brokers; unset = consumers read the Postgres event log'),
-  JWT_SECRET: z.string().min(16, 'at least 16 characters').default('dev-only-jwt-secret-change-me!!').describe('HS256 key for access tokens'),
+  JWT_SECRET: z
+    .string()
+    .min(16, 'at least 16 characters')
+    .default('dev-only-jwt-secret-change-me!!')
+    .describe('HS256 key for access tokens'),
   JWT_EXPIRES_IN: z.string().default('7d').describe('Access-token lifetime (jsonwebtoken syntax)'),
   ADMIN_EMAIL: z.email().default('admin@shop.local').describe('First admin account, ensured at start-up'),
   ADMIN_PASSWORD: z.string().min(6).default('admin123').describe('Password of the first admin account'),
@@ -27,7 +31,11 @@ const schema = z.object({
     .describe('Distributed gateway only: name=url pairs, e.g. catalog=http://127.0.0.1:8081,accounts=...'),
 });
 
-export type Config = Readonly<z.infer<typeof schema> & { mode: { db: 'embedded' | 'external'; cache: 'memory' | 'redis'; bus: 'postgres-log' | 'kafka' } }>;
+export type Config = Readonly<
+  z.infer<typeof schema> & {
+    mode: { db: 'embedded' | 'external'; cache: 'memory' | 'redis'; bus: 'postgres-log' | 'kafka' };
+  }
+>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -36,7 +44,10 @@ export class ConfigError extends Error {
 }
 
 /** Parses configuration once from an environment map; throws ConfigError listing every bad value. */
-export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Record<string, string | undefined> = {}): Config {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: Record<string, string | undefined> = {},
+): Config {
   const merged = { ...env, ...overrides };
   // An empty string means "unset": shells make that easy to do by accident.
   const cleaned = Object.fromEntries(Object.entries(merged).filter(([, v]) => v !== undefined && v !== ''));

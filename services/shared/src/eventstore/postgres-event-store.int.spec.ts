@@ -18,14 +18,22 @@ describe('PostgresEventStore', () => {
     ]);
     expect(r.nextExpectedVersion).toBe(2);
     const events = await store.readStream('product-a');
-    expect(events.map((e) => [e.streamVersion, e.type])).toEqual([[1, 'ProductCreated'], [2, 'ProductRenamed']]);
-    const outbox = await db.pool.query('SELECT event_id FROM catalog.outbox WHERE stream_id = $1 ORDER BY global_position', ['product-a']);
+    expect(events.map((e) => [e.streamVersion, e.type])).toEqual([
+      [1, 'ProductCreated'],
+      [2, 'ProductRenamed'],
+    ]);
+    const outbox = await db.pool.query(
+      'SELECT event_id FROM catalog.outbox WHERE stream_id = $1 ORDER BY global_position',
+      ['product-a'],
+    );
     expect(outbox.rows.map((o) => o.event_id)).toEqual(events.map((e) => e.eventId));
   });
 
   it('refuses an append at a stale version with a clear conflict error and writes nothing', async () => {
     await store.append('product-b', 0, [{ type: 'ProductCreated', data: {} }]);
-    await expect(store.append('product-b', 0, [{ type: 'ProductCreated', data: {} }])).rejects.toThrow(/product-b is at version 1, expected 0/);
+    await expect(store.append('product-b', 0, [{ type: 'ProductCreated', data: {} }])).rejects.toThrow(
+      /product-b is at version 1, expected 0/,
+    );
     expect(await store.readStream('product-b')).toHaveLength(1);
   });
 
@@ -53,7 +61,11 @@ describe('PostgresEventStore', () => {
 
     await store.append('product-old', 0, [{ type: 'PriceSet', data: { price: 499 } }]);
     const upcasting = new PostgresEventStore(db.pool, 'catalog');
-    upcasting.registerSchemaVersion('PriceSet', 2, (e) => ({ ...e, schemaVersion: 2, data: { pricePaise: (e.data as { price: number }).price * 100 } }));
+    upcasting.registerSchemaVersion('PriceSet', 2, (e) => ({
+      ...e,
+      schemaVersion: 2,
+      data: { pricePaise: (e.data as { price: number }).price * 100 },
+    }));
     const [ev] = await upcasting.readStream('product-old');
     expect(ev).toMatchObject({ schemaVersion: 2, data: { pricePaise: 49900 } });
   });

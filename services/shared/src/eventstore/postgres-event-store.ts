@@ -34,7 +34,8 @@ interface EventRow {
   metadata: EventMetadata;
 }
 
-const COLUMNS = 'global_position, transaction_id, stream_id, stream_version, event_id, type, schema_version, data, metadata';
+const COLUMNS =
+  'global_position, transaction_id, stream_id, stream_version, event_id, type, schema_version, data, metadata';
 const SCHEMA_NAME = /^[a-z][a-z0-9_]*$/;
 
 /**
@@ -69,7 +70,12 @@ export class PostgresEventStore {
   }
 
   /** Appends events to a stream if it is at expectedVersion; throws StreamVersionConflictError otherwise. */
-  async append(streamId: string, expectedVersion: ExpectedVersion, events: DomainEvent[], options: AppendOptions = {}): Promise<AppendResult> {
+  async append(
+    streamId: string,
+    expectedVersion: ExpectedVersion,
+    events: DomainEvent[],
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     const run = async (tx: pg.PoolClient): Promise<AppendResult> => {
       const current = await this.streamVersion(tx, streamId);
@@ -99,8 +105,15 @@ export class PostgresEventStore {
         rows = res.rows;
       } catch (err) {
         // A concurrent append took the same version between our read and insert.
-        if ((err as { code?: string }).code === '23505' && String((err as { constraint?: string }).constraint).includes('stream')) {
-          throw new StreamVersionConflictError(streamId, expectedVersion, await this.streamVersion(tx, streamId).catch(() => -1));
+        if (
+          (err as { code?: string }).code === '23505' &&
+          String((err as { constraint?: string }).constraint).includes('stream')
+        ) {
+          throw new StreamVersionConflictError(
+            streamId,
+            expectedVersion,
+            await this.streamVersion(tx, streamId).catch(() => -1),
+          );
         }
         throw err;
       }
@@ -150,7 +163,11 @@ export class PostgresEventStore {
   }
 
   /** Reads one stream in version order, from version `fromVersion` (inclusive, default 1). */
-  async readStream(streamId: string, fromVersion = 1, client: pg.Pool | pg.PoolClient = this.pool): Promise<RecordedEvent[]> {
+  async readStream(
+    streamId: string,
+    fromVersion = 1,
+    client: pg.Pool | pg.PoolClient = this.pool,
+  ): Promise<RecordedEvent[]> {
     const { rows } = await client.query<EventRow>(
       `SELECT ${COLUMNS} FROM ${this.schema}.events WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version`,
       [streamId, fromVersion],
@@ -163,7 +180,11 @@ export class PostgresEventStore {
    * transaction is older than every transaction still in flight, so a reader never skips an event that a
    * slower transaction commits later with a lower position.
    */
-  async readAll(after: { transactionId: bigint; globalPosition: bigint } = { transactionId: 0n, globalPosition: 0n }, limit = 1000, client: pg.Pool | pg.PoolClient = this.pool): Promise<RecordedEvent[]> {
+  async readAll(
+    after: { transactionId: bigint; globalPosition: bigint } = { transactionId: 0n, globalPosition: 0n },
+    limit = 1000,
+    client: pg.Pool | pg.PoolClient = this.pool,
+  ): Promise<RecordedEvent[]> {
     const { rows } = await client.query<EventRow>(
       `SELECT ${COLUMNS} FROM ${this.schema}.events
         WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
@@ -176,7 +197,12 @@ export class PostgresEventStore {
   }
 
   /** Folds a stream with a decider's evolve; returns the state and the stream's version. */
-  async aggregate<State, E extends DomainEvent>(streamId: string, evolve: (s: State, e: E) => State, initial: State, client?: pg.Pool | pg.PoolClient): Promise<{ state: State; version: number }> {
+  async aggregate<State, E extends DomainEvent>(
+    streamId: string,
+    evolve: (s: State, e: E) => State,
+    initial: State,
+    client?: pg.Pool | pg.PoolClient,
+  ): Promise<{ state: State; version: number }> {
     const events = await this.readStream(streamId, 1, client);
     let state = initial;
     for (const e of events) state = evolve(state, { type: e.type, data: e.data } as E);
@@ -184,7 +210,10 @@ export class PostgresEventStore {
   }
 
   private async streamVersion(client: pg.PoolClient, streamId: string): Promise<number> {
-    const { rows } = await client.query<{ v: number | null }>(`SELECT max(stream_version) AS v FROM ${this.schema}.events WHERE stream_id = $1`, [streamId]);
+    const { rows } = await client.query<{ v: number | null }>(
+      `SELECT max(stream_version) AS v FROM ${this.schema}.events WHERE stream_id = $1`,
+      [streamId],
+    );
     return rows[0]?.v ?? 0;
   }
 
@@ -201,7 +230,7 @@ export class PostgresEventStore {
       eventId: r.event_id,
       type,
       schemaVersion,
-      data: data as Record<string, unknown>,
+      data: data as object,
       metadata: r.metadata,
       source: this.schema,
     };

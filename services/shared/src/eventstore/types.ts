@@ -1,5 +1,5 @@
 /** An event as a decider produces it: a fact in the past tense with its data. */
-export interface DomainEvent<Type extends string = string, Data extends object = Record<string, unknown>> {
+export interface DomainEvent<Type extends string = string, Data extends object = object> {
   type: Type;
   data: Data;
 }
@@ -45,4 +45,8 @@ export interface Decider<Command, State, Event extends DomainEvent> {
 }
 
 /** Turns an old schema version of an event type into the current one on read. */
-export type Upcaster = (event: { type: string; schemaVersion: number; data: unknown }) => { type: string; schemaVersion: number; data: unknown };
+export type Upcaster = (event: { type: string; schemaVersion: number; data: unknown }) => {
+  type: string;
+  schemaVersion: number;
+  data: unknown;
+};

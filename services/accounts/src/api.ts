@@ -1,0 +1,121 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { verifyPassword } from '@shop/shared/auth/passwords';
+import { requireAdmin, requireAuth, type TokenService } from '@shop/shared/auth/tokens';
+import { NotFoundError, UnauthorizedError, UnavailableError } from '@shop/shared/errors/errors';
+import { rateLimit } from '@shop/shared/http/rate-limit';
+import { parseInput } from '@shop/shared/http/validation';
+import type { ServiceContext } from '@shop/shared/runtime/service';
+import type { Accounts } from './accounts.ts';
+import { GENDERS, userStreamId } from './user/events.ts';
+import { USERS_PROJECTION } from './read-models/users/users-projection.ts';
+import { findUserByEmail, findUserById, listUsers, type UserView } from './read-models/users/users-queries.ts';
+
+const required = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`);
+const email = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .min(1, 'Email is required')
+  .pipe(z.email('Please enter a valid email'));
+
+const RegisterBody = z.object({
+  name: required('Name').max(100),
+  email,
+  phone: required('Phone').max(20),
+  password: z.string({ error: 'Password is required' }).min(6, 'Password must be at least 6 characters').max(200),
+});
+const LoginBody = z.object({
+  email: required('Email'),
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required'),
+});
+const ProfileBody = z.object({
+  name: required('Name').max(100),
+  email,
+  phone: z.string().trim().max(20).optional().default(''),
+  dob: z
+    .union([z.iso.date('Date of birth must be YYYY-MM-DD'), z.literal(''), z.null()])
+    .optional()
+    .transform((v) => (v ? v : null)),
+  gender: z
+    .union([z.enum(GENDERS, 'Gender must be Male, Female or Other'), z.literal(''), z.null()])
+    .optional()
+    .transform((v) => (v ? v : null)),
+});
+
+/** Routes of the accounts service: /api/auth/... */
+export function accountsRouter(ctx: ServiceContext, accounts: Accounts): Router {
+  const r = Router();
+  const tokens: TokenService = ctx.tokens;
+  // Per address and account: slows password guessing without locking out a shared office network.
+  const loginLimit = rateLimit({
+    windowMs: 60_000,
+    max: 10,
+    message: 'Too many login attempts, please try again in a minute',
+    key: (req) =>
+      `${req.ip}|${String((req.body as { email?: unknown } | undefined)?.email ?? '')
+        .trim()
+        .toLowerCase()}`,
+  });
+  const registerLimit = rateLimit({
+    windowMs: 60_000,
+    max: 30,
+    message: 'Too many sign-ups from this address, please try again in a minute',
+  });
+
+  const waitForUser = async (userId: string, version: number) => {
+    const ok = await ctx.waitForProjection({
+      schema: 'accounts',
+      consumer: USERS_PROJECTION,
+      streamId: userStreamId(userId),
+      version,
+      timeoutMs: 5000,
+    });
+    if (!ok) throw new UnavailableError('Account saved but not yet readable, please retry in a moment');
+    const user = await findUserById(ctx.pool, userId);
+    if (!user) throw new UnavailableError('Account saved but not yet readable, please retry in a moment');
+    return user;
+  };
+  const session = (user: UserView) => ({ user, token: tokens.sign(user) });
+
+  r.post('/api/auth/register', registerLimit, async (req, res) => {
+    const body = parseInput(RegisterBody, req.body);
+    const { userId, version } = await accounts.register(body);
+    res.status(201).json({ message: 'Account created', ...session(await waitForUser(userId, version)) });
+  });
+
+  r.post('/api/auth/login', loginLimit, async (req, res) => {
+    const body = parseInput(LoginBody, req.body);
+    const found = await findUserByEmail(ctx.pool, body.email);
+    // Same message and similar work whether the e-mail or the password is wrong.
+    const ok = await verifyPassword(
+      body.password,
+      found?.passwordHash ?? 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + 'A'.repeat(86),
+    );
+    if (!found || !ok) throw new UnauthorizedError('Invalid email or password');
+    const { passwordHash: _hash, ...user } = found;
+    res.json({ message: 'Login successful', ...session(user) });
+  });
+
+  r.get('/api/auth/me', requireAuth, async (req, res) => {
+    const user = await findUserById(ctx.pool, req.user!.id);
+    if (!user) throw new NotFoundError('User not found');
+    res.json(user);
+  });
+
+  r.put('/api/auth/me', requireAuth, async (req, res) => {
+    const body = parseInput(ProfileBody, req.body);
+    const version = await accounts.updateProfile(req.user!.id, body);
+    const user = await waitForUser(req.user!.id, version);
+    res.json({ ...user, user, token: tokens.sign(user) });
+  });
+
+  r.get('/api/auth/admin/users', requireAdmin, async (_req, res) => {
+    res.json(await listUsers(ctx.pool));
+  });
+
+  return r;
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { EmailEvent, UserEvent } from './events.ts';
+import {
+  decideClaimEmail,
+  decideUser,
+  evolveEmail,
+  evolveUser,
+  initialEmailState,
+  initialUserState,
+} from './decider.ts';
+
+const now = new Date('2026-11-22T10:00:00Z');
+const given = (events: UserEvent[]) => events.reduce(evolveUser, initialUserState());
+const registered: UserEvent = {
+  type: 'UserRegistered',
+  data: {
+    userId: 'u1',
+    name: 'Asha',
+    email: 'asha@example.in',
+    phone: '+919800000000',
+    passwordHash: 'h',
+    isAdmin: false,
+    registeredAt: now.toISOString(),
+  },
+};
+
+describe('user decider', () => {
+  it('registers a new user once', () => {
+    const cmd = {
+      type: 'RegisterUser' as const,
+      data: {
+        userId: 'u1',
+        name: 'Asha',
+        email: 'asha@example.in',
+        phone: '+91',
+        passwordHash: 'h',
+        isAdmin: false,
+        now,
+      },
+    };
+    expect(decideUser(cmd, given([]))).toMatchObject([
+      { type: 'UserRegistered', data: { userId: 'u1', registeredAt: now.toISOString() } },
+    ]);
+    expect(() => decideUser(cmd, given([registered]))).toThrow('User already exists');
+  });
+  it('updates a profile only for a registered user', () => {
+    const cmd = {
+      type: 'UpdateProfile' as const,
+      data: { name: 'Asha R', email: 'a@b.in', phone: '1', dob: '1990-01-02', gender: 'Female' as const, now },
+    };
+    expect(() => decideUser(cmd, given([]))).toThrow('User not found');
+    const [e] = decideUser(cmd, given([registered]));
+    expect(evolveUser(given([registered]), e!)).toMatchObject({
+      name: 'Asha R',
+      dob: '1990-01-02',
+      gender: 'Female',
+      isAdmin: false,
+    });
+  });
+  it('promotes to admin once', () => {
+    const cmd = { type: 'PromoteToAdmin' as const, data: { now } };
+    const events = decideUser(cmd, given([registered]));
+    expect(events).toHaveLength(1);
+    expect(decideUser(cmd, given([registered, ...events]))).toEqual([]);
+  });
+});
+
+describe('email uniqueness', () => {
+  const claimed = (events: EmailEvent[]) => events.reduce(evolveEmail, initialEmailState());
+  it('lets one user claim an address and refuses another', () => {
+    const first = decideClaimEmail({ email: 'a@b.in', userId: 'u1' }, claimed([]));
+    expect(first).toHaveLength(1);
+    expect(() => decideClaimEmail({ email: 'a@b.in', userId: 'u2' }, claimed(first))).toThrow(
+      'Email already registered',
+    );
+    expect(decideClaimEmail({ email: 'a@b.in', userId: 'u1' }, claimed(first))).toEqual([]);
+  });
+  it('frees an address once released', () => {
+    const events: EmailEvent[] = [
+      { type: 'EmailClaimed', data: { email: 'a@b.in', userId: 'u1' } },
+      { type: 'EmailReleased', data: { email: 'a@b.in', userId: 'u1' } },
+    ];
+    expect(decideClaimEmail({ email: 'a@b.in', userId: 'u2' }, claimed(events))).toHaveLength(1);
+  });
+});

@@ -1,0 +1,38 @@
+/** Events of the `user-<id>` stream and the `email-<address>` uniqueness stream. */
+export type UserRegistered = {
+  type: 'UserRegistered';
+  data: {
+    userId: string;
+    name: string;
+    email: string;
+    phone: string;
+    passwordHash: string;
+    isAdmin: boolean;
+    registeredAt: string;
+  };
+};
+export type UserProfileUpdated = {
+  type: 'UserProfileUpdated';
+  data: {
+    userId: string;
+    name: string;
+    email: string;
+    phone: string;
+    dob: string | null;
+    gender: Gender | null;
+    updatedAt: string;
+  };
+};
+export type UserPromotedToAdmin = { type: 'UserPromotedToAdmin'; data: { userId: string; promotedAt: string } };
+export type UserEvent = UserRegistered | UserProfileUpdated | UserPromotedToAdmin;
+
+export type EmailClaimed = { type: 'EmailClaimed'; data: { email: string; userId: string } };
+export type EmailReleased = { type: 'EmailReleased'; data: { email: string; userId: string } };
+export type EmailEvent = EmailClaimed | EmailReleased;
+
+export const GENDERS = ['Male', 'Female', 'Other'] as const;
+export type Gender = (typeof GENDERS)[number];
+
+export const userStreamId = (userId: string) => `user-${userId}`;
+export const emailStreamId = (email: string) => `email-${normaliseEmail(email)}`;
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();

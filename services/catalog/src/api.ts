@@ -1,0 +1,211 @@
+import express, { Router, type Request } from 'express';
+import { z } from 'zod';
+import { requireAdmin } from '@shop/shared/auth/tokens';
+import { NotFoundError, UnavailableError, ValidationError } from '@shop/shared/errors/errors';
+import { parseInput } from '@shop/shared/http/validation';
+import type { ServiceContext } from '@shop/shared/runtime/service';
+import type { Catalog, Written } from './catalog.ts';
+import { PRODUCTS_PROJECTION } from './read-models/products/products-projection.ts';
+import type { ProductListCache } from './read-models/products/product-list-cache.ts';
+import { findProduct } from './read-models/products/products-queries.ts';
+import { imageUpload, type ImageStore } from './uploads/images.ts';
+
+const FILL_MESSAGE = 'Please fill name, price, and quantity';
+
+const text = (max: number) => z.string().trim().max(max, `at most ${max} characters`);
+const numberFromInput = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+  z.number().finite(),
+);
+const price = numberFromInput.pipe(
+  z
+    .number()
+    .min(0, 'Price must be at least 0')
+    .max(10_000_000, 'Price is too large')
+    .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'Price can have at most 2 decimals'),
+);
+const quantity = numberFromInput.pipe(
+  z.number().int('Quantity must be a whole number').min(0, 'Quantity must be at least 0').max(1_000_000),
+);
+
+/** Size map: JSON text (multipart) or an object; integer counts >= 0; labels unique after trimming. */
+const sizeQuantities = z
+  .preprocess(
+    (v) => {
+      if (typeof v !== 'string') return v;
+      if (v.trim() === '') return {};
+      try {
+        return JSON.parse(v);
+      } catch {
+        return Symbol('bad');
+      }
+    },
+    z.record(z.string(), z.union([z.number(), z.string()]), 'sizeQuantities must be a JSON object of size to count'),
+  )
+  .transform((obj, ctx) => {
+    const seen = new Set<string>();
+    const out: Array<[string, number]> = [];
+    for (const [rawLabel, rawCount] of Object.entries(obj)) {
+      const label = rawLabel.trim();
+      const count = typeof rawCount === 'string' ? Number(rawCount) : rawCount;
+      if (!label || label.length > 20)
+        ctx.addIssue({ code: 'custom', message: 'Size labels must be 1 to 20 characters' });
+      else if (seen.has(label.toUpperCase()))
+        ctx.addIssue({ code: 'custom', message: `Size label ${label} is repeated` });
+      else if (!Number.isInteger(count) || count < 0)
+        ctx.addIssue({ code: 'custom', message: `Quantity for size ${label} must be a whole number of at least 0` });
+      seen.add(label.toUpperCase());
+      out.push([label, count]);
+    }
+    if (out.length > 30) ctx.addIssue({ code: 'custom', message: 'At most 30 sizes' });
+    return out;
+  });
+const imageRef = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine(
+    (v) => v === '' || /^https?:\/\//.test(v) || /^\/uploads\/[\w./-]+$/.test(v),
+    'Image must be an http(s) URL or an uploaded image path',
+  );
+
+const optionalFields = {
+  description: text(5000).optional(),
+  category: text(100).optional(),
+  size: text(100).optional(),
+  color: text(100).optional(),
+  brand: text(100).optional(),
+  material: text(200).optional(),
+  image: imageRef.optional(),
+  sizeQuantities: sizeQuantities.optional(),
+};
+const CreateBody = z.object({ name: text(200).min(1, FILL_MESSAGE), price, quantity, ...optionalFields });
+const UpdateBody = z.object({
+  name: text(200).min(1, 'Name is required').optional(),
+  price: price.optional(),
+  quantity: quantity.optional(),
+  ...optionalFields,
+});
+const ListQuery = z.object({ includeDelisted: z.enum(['true', 'false']).optional() });
+const IdParam = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Bad product id') });
+const DelistBody = z.object({ isDelisted: z.boolean({ error: 'isDelisted must be true or false' }) });
+
+/** Routes of the catalog service: /api/products/... */
+export function catalogRouter(
+  ctx: ServiceContext,
+  deps: { catalog: Catalog; images: ImageStore; listCache: ProductListCache; uploadsDir: string },
+): Router {
+  const r = Router();
+  const { catalog, images, listCache } = deps;
+
+  // Uploaded and seeded images. Names are generated, so they can be cached for long; nothing there runs.
+  r.use(
+    '/uploads',
+    express.static(deps.uploadsDir, {
+      immutable: true,
+      maxAge: '30d',
+      fallthrough: false,
+      setHeaders: (res) => {
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+      },
+    }),
+  );
+
+  const waitAndRead = async (productId: string, written: Written) => {
+    for (const w of written) {
+      const ok = await ctx.waitForProjection({
+        schema: 'catalog',
+        consumer: PRODUCTS_PROJECTION,
+        ...w,
+        timeoutMs: 5000,
+      });
+      if (!ok) throw new UnavailableError('Saved, but the product list has not caught up yet; refresh in a moment');
+    }
+    return findProduct(ctx.pool, productId);
+  };
+  const imageFrom = async (req: Request): Promise<string | undefined> => (req.file ? images.save(req.file) : undefined);
+
+  r.get('/api/products', async (req, res) => {
+    const q = parseInput(ListQuery, req.query);
+    // Delisted products are for admins; anyone else asking simply gets the public list.
+    const includeDelisted = q.includeDelisted === 'true' && req.user?.isAdmin === true;
+    const body = await listCache.get(includeDelisted);
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.end(body);
+  });
+
+  r.get('/api/products/:id', async (req, res) => {
+    const { id } = parseInput(IdParam, req.params);
+    const product = await findProduct(ctx.pool, id);
+    if (!product) throw new NotFoundError('Product not found');
+    res.json(product);
+  });
+
+  r.post('/api/products', requireAdmin, imageUpload.single('image'), async (req, res) => {
+    const raw = (req.body ?? {}) as Record<string, unknown>;
+    const blank = (v: unknown) => v === undefined || v === null || String(v).trim() === '' || Number.isNaN(Number(v));
+    if (typeof raw.name !== 'string' || raw.name.trim() === '' || blank(raw.price) || blank(raw.quantity))
+      throw new ValidationError(FILL_MESSAGE);
+    const body = parseInput(CreateBody, raw);
+    const uploaded = await imageFrom(req);
+    const { productId, written } = await catalog.createProduct(
+      {
+        name: body.name,
+        pricePaise: Math.round(body.price * 100),
+        description: body.description ?? '',
+        category: body.category ?? '',
+        size: body.size ?? '',
+        color: body.color ?? '',
+        brand: body.brand ?? '',
+        material: body.material ?? '',
+        image: uploaded ?? body.image ?? '',
+      },
+      { quantity: body.quantity, sizeQuantities: body.sizeQuantities ?? [] },
+      { actor: req.user!.id },
+    );
+    res.status(201).json({ message: 'Product added', ...(await waitAndRead(productId, written)) });
+  });
+
+  r.put('/api/products/:id', requireAdmin, imageUpload.single('image'), async (req, res) => {
+    const { id } = parseInput(IdParam, req.params);
+    const body = parseInput(UpdateBody, req.body ?? {});
+    const uploaded = await imageFrom(req);
+    const { price: p, quantity: qty, sizeQuantities: sq, image, ...rest } = body;
+    const written = await catalog.updateProduct(
+      id,
+      {
+        ...rest,
+        ...(p !== undefined ? { pricePaise: Math.round(p * 100) } : {}),
+        ...(uploaded || image !== undefined ? { image: uploaded ?? image } : {}),
+      },
+      { quantity: qty, sizeQuantities: sq },
+      req.user!.id,
+    );
+    const product = await waitAndRead(id, written);
+    if (!product) throw new NotFoundError('Product not found');
+    res.json({ message: 'Product updated', ...product });
+  });
+
+  r.put('/api/products/:id/delist', requireAdmin, async (req, res) => {
+    const { id } = parseInput(IdParam, req.params);
+    const { isDelisted } = parseInput(DelistBody, req.body ?? {});
+    const product = await waitAndRead(id, await catalog.setListing(id, isDelisted, req.user!.id));
+    if (!product) throw new NotFoundError('Product not found');
+    res.json({ message: isDelisted ? 'Product delisted' : 'Product activated', ...product });
+  });
+
+  r.delete('/api/products/:id', requireAdmin, async (req, res) => {
+    const { id } = parseInput(IdParam, req.params);
+    await waitAndRead(id, await catalog.deleteProduct(id, req.user!.id));
+    res.json({ message: 'Product deleted', id });
+  });
+
+  // Multer and JSON both leave req.body undefined for an empty request; make that a clear 400.
+  r.use('/api/products', (err: unknown, _req: Request, _res: unknown, next: (e?: unknown) => void) => {
+    if (err instanceof SyntaxError) return next(new ValidationError('Malformed request body'));
+    next(err);
+  });
+  return r;
+}

@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { withTransaction } from '@shop/shared/db/pool';
+import { retryOnConflict } from '@shop/shared/eventstore/command';
+import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
+import type { RecordedEvent } from '@shop/shared/eventstore/types';
+import {
+  decideProduct,
+  evolveProduct,
+  initialProductState,
+  type ProductCommand,
+  type ProductState,
+} from './product/decider.ts';
+import { productStreamId, type ProductDetails, type ProductEvent } from './product/events.ts';
+import { decideStock, evolveStock, initialStockState } from './stock/decider.ts';
+import { stockStreamId, type StockEvent } from './stock/events.ts';
+
+export interface StockInput {
+  /** General quantity (no size). */
+  quantity?: number;
+  /** Stock per size label, in display order. */
+  sizeQuantities?: Array<[string, number]>;
+}
+
+/** Streams touched by a command, with the version each reached (for read-your-writes waits). */
+export type Written = Array<{ streamId: string; version: number }>;
+
+/** Application service: product and stock commands against the catalog event store. */
+export class Catalog {
+  constructor(
+    private readonly store: PostgresEventStore,
+    private readonly clock: () => Date,
+  ) {}
+
+  async createProduct(
+    details: Omit<ProductDetails, 'sizeLabels'>,
+    stock: Required<StockInput>,
+    opts: { productId?: string; actor?: string } = {},
+  ): Promise<{ productId: string; written: Written }> {
+    const productId = opts.productId ?? randomUUID();
+    const written = await this.inTransaction(async (tx, out) => {
+      const now = this.clock();
+      const sizeLabels = stock.sizeQuantities.map(([s]) => s);
+      await this.run(
+        tx,
+        out,
+        productId,
+        { type: 'CreateProduct', data: { productId, details: { ...details, sizeLabels }, now } },
+        opts.actor,
+      );
+      await this.setStock(tx, out, productId, stock, opts.actor);
+    });
+    return { productId, written };
+  }
+
+  async updateProduct(
+    productId: string,
+    changes: Partial<Omit<ProductDetails, 'sizeLabels'>>,
+    stock: StockInput,
+    actor?: string,
+  ): Promise<Written> {
+    return this.inTransaction(async (tx, out) => {
+      const now = this.clock();
+      const all: Partial<ProductDetails> = { ...changes };
+      if (stock.sizeQuantities) all.sizeLabels = stock.sizeQuantities.map(([s]) => s);
+      await this.run(tx, out, productId, { type: 'ChangeProductDetails', data: { changes: all, now } }, actor);
+      await this.setStock(tx, out, productId, stock, actor);
+    });
+  }
+
+  async setListing(productId: string, isDelisted: boolean, actor?: string): Promise<Written> {
+    return this.inTransaction((tx, out) =>
+      this.run(tx, out, productId, { type: 'SetListing', data: { isDelisted, now: this.clock() } }, actor),
+    );
+  }
+
+  async deleteProduct(productId: string, actor?: string): Promise<Written> {
+    return this.inTransaction((tx, out) =>
+      this.run(tx, out, productId, { type: 'DeleteProduct', data: { now: this.clock() } }, actor),
+    );
+  }
+
+  async productState(productId: string): Promise<ProductState> {
+    return (await this.store.aggregate(productStreamId(productId), evolveProduct, initialProductState())).state;
+  }
+
+  private async run(
+    tx: pg.PoolClient,
+    out: RecordedEvent[],
+    productId: string,
+    command: ProductCommand,
+    actor?: string,
+  ): Promise<void> {
+    const streamId = productStreamId(productId);
+    const { state, version } = await this.store.aggregate<ProductState, ProductEvent>(
+      streamId,
+      evolveProduct,
+      initialProductState(),
+      tx,
+    );
+    const events = decideProduct(command, state);
+    if (events.length)
+      out.push(...(await this.store.append(streamId, version, events, { tx, metadata: { actor } })).events);
+  }
+
+  private async setStock(
+    tx: pg.PoolClient,
+    out: RecordedEvent[],
+    productId: string,
+    stock: StockInput,
+    actor?: string,
+  ): Promise<void> {
+    const levels: Array<[string | null, number]> = [];
+    if (stock.quantity !== undefined) levels.push([null, stock.quantity]);
+    for (const [size, n] of stock.sizeQuantities ?? []) levels.push([size, n]);
+    for (const [size, available] of levels) {
+      const streamId = stockStreamId(productId, size);
+      const { state, version } = await this.store.aggregate<ReturnType<typeof initialStockState>, StockEvent>(
+        streamId,
+        evolveStock,
+        initialStockState(),
+        tx,
+      );
+      const events = decideStock(
+        { type: 'SetStockLevel', data: { productId, size, available, now: this.clock() } },
+        state,
+      );
+      if (events.length)
+        out.push(...(await this.store.append(streamId, version, events, { tx, metadata: { actor } })).events);
+    }
+  }
+
+  /** One transaction for the whole command; retried on a version conflict; listeners told after commit. */
+  private async inTransaction(fn: (tx: pg.PoolClient, out: RecordedEvent[]) => Promise<void>): Promise<Written> {
+    return retryOnConflict(async () => {
+      const out: RecordedEvent[] = [];
+      await withTransaction(this.store.pool, (tx) => fn(tx, out));
+      this.store.notifyAppended(out);
+      const last = new Map<string, number>();
+      for (const e of out) last.set(e.streamId, e.streamVersion);
+      return [...last].map(([streamId, version]) => ({ streamId, version }));
+    });
+  }
+}

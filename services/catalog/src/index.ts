@@ -1,0 +1,51 @@
+import path from 'node:path';
+import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
+import { catalogRouter } from './api.ts';
+import { Catalog } from './catalog.ts';
+import { ProductListCache } from './read-models/products/product-list-cache.ts';
+import { PRODUCTS_PROJECTION, productsProjection } from './read-models/products/products-projection.ts';
+import { seedDemoCatalog } from './seed/seed-catalog.ts';
+import { ImageStore } from './uploads/images.ts';
+
+export { productsProjection, PRODUCTS_PROJECTION } from './read-models/products/products-projection.ts';
+
+/** Where uploaded and seeded images live (served at /uploads). */
+export const uploadsDir = (dataDir: string) => path.join(dataDir, 'uploads');
+
+/** Catalog service: products, per-size stock, images; seeds the demo catalog on first start. */
+export function createCatalogService(
+  ctx: ServiceContext,
+  opts: { seed?: boolean } = {},
+): ServiceModule & { catalog: Catalog } {
+  const store = ctx.eventStore('catalog');
+  const catalog = new Catalog(store, ctx.clock);
+  const dir = uploadsDir(ctx.config.DATA_DIR);
+  const images = new ImageStore(dir);
+  const listCache = new ProductListCache(ctx.pool, ctx.cache, ctx.pubsub);
+  return {
+    name: 'catalog',
+    catalog,
+    router: catalogRouter(ctx, { catalog, images, listCache, uploadsDir: dir }),
+    consumers: [productsProjection(listCache)],
+    async start() {
+      await listCache.start();
+      if (opts.seed !== false) {
+        const n = await seedDemoCatalog(store, catalog, images, async (written) => {
+          for (const w of written) {
+            const ok = await ctx.waitForProjection({
+              schema: 'catalog',
+              consumer: PRODUCTS_PROJECTION,
+              ...w,
+              timeoutMs: 30_000,
+            });
+            if (!ok) throw new Error(`products projection did not reach ${w.streamId}@${w.version} in 30 s`);
+          }
+        });
+        if (n > 0) ctx.logger.info({ products: n }, 'demo catalog seeded');
+      }
+    },
+    async stop() {
+      await listCache.stop();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import type { PoolClient } from 'pg';
+import type { EventConsumer } from '@shop/shared/bus/types';
+import type { ProductEvent } from '../../product/events.ts';
+import type { StockEvent } from '../../stock/events.ts';
+import type { ProductListCache } from './product-list-cache.ts';
+
+export const PRODUCTS_PROJECTION = 'catalog.products';
+
+const DETAIL_COLUMNS: Record<string, string> = {
+  name: 'name',
+  pricePaise: 'price_paise',
+  description: 'description',
+  category: 'category',
+  size: 'size',
+  color: 'color',
+  brand: 'brand',
+  material: 'material',
+  image: 'image',
+  sizeLabels: 'size_labels',
+};
+
+/** Rebuilds a product row's quantity and ordered size map from catalog.stock_levels. */
+async function refreshStock(tx: PoolClient, productId: string, at: string) {
+  await tx.query(
+    `UPDATE catalog.products p SET
+       quantity = coalesce((SELECT available FROM catalog.stock_levels WHERE product_id = p.id AND size = ''), 0),
+       size_quantities = coalesce((
+         SELECT json_object_agg(l.label, coalesce(s.available, 0) ORDER BY l.ord)
+           FROM unnest(p.size_labels) WITH ORDINALITY AS l(label, ord)
+           LEFT JOIN catalog.stock_levels s ON s.product_id = p.id AND s.size = l.label), '{}'::json),
+       updated_at = greatest(updated_at, $2::timestamptz)
+     WHERE id = $1`,
+    [productId, at],
+  );
+}
+
+/** catalog.products: the product list and detail reads (and the stock levels they show). */
+export function productsProjection(cache?: ProductListCache): EventConsumer {
+  return {
+    name: PRODUCTS_PROJECTION,
+    schema: 'catalog',
+    sources: ['catalog'],
+    eventTypes: [
+      'ProductCreated',
+      'ProductDetailsChanged',
+      'ProductDelisted',
+      'ProductRelisted',
+      'ProductDeleted',
+      'StockLevelSet',
+    ],
+    async handle(event, tx) {
+      const e = { type: event.type, data: event.data } as ProductEvent | StockEvent;
+      switch (e.type) {
+        case 'ProductCreated': {
+          const d = e.data;
+          await tx.query(
+            `INSERT INTO catalog.products (id, name, price_paise, description, category, size, color, brand, material, image, size_labels, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) ON CONFLICT (id) DO NOTHING`,
+            [
+              d.productId,
+              d.name,
+              d.pricePaise,
+              d.description,
+              d.category,
+              d.size,
+              d.color,
+              d.brand,
+              d.material,
+              d.image,
+              d.sizeLabels,
+              d.createdAt,
+            ],
+          );
+          await refreshStock(tx, d.productId, d.createdAt);
+          return;
+        }
+        case 'ProductDetailsChanged': {
+          const { productId, changedAt, ...changes } = e.data;
+          const entries = Object.entries(changes).filter(([k]) => k in DETAIL_COLUMNS);
+          if (entries.length) {
+            const sets = entries.map(([k], i) => `${DETAIL_COLUMNS[k]} = $${i + 3}`).join(', ');
+            await tx.query(`UPDATE catalog.products SET ${sets}, updated_at = $2 WHERE id = $1`, [
+              productId,
+              changedAt,
+              ...entries.map(([, v]) => v),
+            ]);
+          }
+          if ('sizeLabels' in changes) await refreshStock(tx, productId, changedAt);
+          return;
+        }
+        case 'ProductDelisted':
+        case 'ProductRelisted':
+          await tx.query(`UPDATE catalog.products SET is_delisted = $2, updated_at = $3 WHERE id = $1`, [
+            e.data.productId,
+            e.type === 'ProductDelisted',
+            e.data.at,
+          ]);
+          return;
+        case 'ProductDeleted':
+          await tx.query(`DELETE FROM catalog.products WHERE id = $1`, [e.data.productId]);
+          await tx.query(`DELETE FROM catalog.stock_levels WHERE product_id = $1`, [e.data.productId]);
+          return;
+        case 'StockLevelSet': {
+          const d = e.data;
+          await tx.query(
+            `INSERT INTO catalog.stock_levels (product_id, size, available) VALUES ($1, $2, $3)
+             ON CONFLICT (product_id, size) DO UPDATE SET available = EXCLUDED.available`,
+            [d.productId, d.size ?? '', d.available],
+          );
+          await refreshStock(tx, d.productId, d.at);
+          return;
+        }
+      }
+    },
+    async afterCommit() {
+      await cache?.invalidate();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import multer from 'multer';
+import { ValidationError } from '@shop/shared/errors/errors';
+
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/** Image types accepted for upload, recognised by their first bytes (never by name or claimed type). */
+const SIGNATURES: Array<{ ext: string; test: (b: Buffer) => boolean }> = [
+  { ext: 'png', test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
+  { ext: 'jpg', test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  {
+    ext: 'gif',
+    test: (b) => b.subarray(0, 6).toString('latin1') === 'GIF87a' || b.subarray(0, 6).toString('latin1') === 'GIF89a',
+  },
+  {
+    ext: 'webp',
+    test: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+  },
+  { ext: 'avif', test: (b) => b.subarray(4, 12).toString('latin1') === 'ftypavif' },
+];
+
+export function imageExtension(bytes: Buffer): string | null {
+  return SIGNATURES.find((s) => s.test(bytes))?.ext ?? null;
+}
+
+/** Multer for one optional `image` file held in memory, size-limited; other files are refused. */
+export const imageUpload = multer({
+  storage: multer.memoryStorage(),
+  limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 50 },
+  fileFilter: (_req, file, cb) => {
+    if (!file.mimetype.startsWith('image/')) return cb(new ValidationError('Only image files are allowed'));
+    cb(null, true);
+  },
+});
+
+/** Stores uploaded images under generated names in `dir`; answers their public path (/uploads/...). */
+export class ImageStore {
+  constructor(private readonly dir: string) {}
+
+  async save(file: { buffer: Buffer }): Promise<string> {
+    const ext = imageExtension(file.buffer);
+    if (!ext) throw new ValidationError('Only image files are allowed (PNG, JPEG, GIF, WebP or AVIF)');
+    await fs.mkdir(this.dir, { recursive: true });
+    const name = `${randomUUID()}.${ext}`;
+    await fs.writeFile(path.join(this.dir, name), file.buffer, { flag: 'wx' });
+    return `/uploads/${name}`;
+  }
+
+  /** Writes a file the app itself made (seed images), keeping the name. */
+  async saveOwn(relativeName: string, content: string | Buffer): Promise<string> {
+    const target = path.join(this.dir, relativeName);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.writeFile(target, content);
+    return `/uploads/${relativeName.split(path.sep).join('/')}`;
+  }
+}

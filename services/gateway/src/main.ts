@@ -1,0 +1,51 @@
+import { ConfigError, loadConfig, type Config } from '@shop/shared/config/config';
+import { listen } from '@shop/shared/runtime/host';
+import { createLogger } from '@shop/shared/observability/logger';
+import { Metrics } from '@shop/shared/observability/metrics';
+import { handleProcessSignals } from '@shop/shared/runtime/host';
+import { createProxyGateway, parseServiceUrls } from './proxy.ts';
+import { startShop } from './shop.ts';
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
+
+const config = readConfig();
+
+if (config.SERVICE_URLS) {
+  // Distributed: this process only routes to the service processes.
+  const logger = createLogger('gateway', config.LOG_LEVEL);
+  const app = createProxyGateway({
+    services: parseServiceUrls(config.SERVICE_URLS),
+    logger,
+    metrics: new Metrics('gateway'),
+  });
+  const { port, server } = await listen(app, config.PORT);
+  logger.info({ port }, 'gateway listening');
+  console.log(`Gateway (distributed) on http://127.0.0.1:${port}`);
+  const stop = () => server.close(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+} else {
+  const shop = await startShop(config);
+  handleProcessSignals(shop.infra, shop.close);
+  const m = config.mode;
+  console.log(
+    [
+      '',
+      `  Kapda shop is running at ${shop.url}`,
+      `  Admin login: ${config.ADMIN_EMAIL} / ${config.ADMIN_PASSWORD === 'admin123' ? 'admin123 (default: set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
+      `  Adapters: postgres=${m.db}${m.db === 'embedded' ? ` (data in ${config.DATA_DIR})` : ''}, cache=${m.cache}, bus=${m.bus}`,
+      shop.webServed ? '' : '  Web app not built: run `npm run build:web` (npm start does this).',
+      '',
+    ].join('\n'),
+  );
+}

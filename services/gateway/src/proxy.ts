@@ -1,0 +1,129 @@
+import http from 'node:http';
+import type { Express, Request, Response } from 'express';
+import express from 'express';
+import { pinoHttp } from 'pino-http';
+import { randomUUID } from 'node:crypto';
+import { SERVICE_ROUTES } from '@shop/shared/runtime/service';
+import type { Logger } from '@shop/shared/observability/logger';
+import type { Metrics } from '@shop/shared/observability/metrics';
+import { serveWebApp } from './web.ts';
+
+/** Parses SERVICE_URLS ("catalog=http://127.0.0.1:8081,accounts=...") into a map. */
+export function parseServiceUrls(spec: string): Map<string, URL> {
+  const map = new Map<string, URL>();
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const [name, url] = part.split('=');
+    if (!name || !url) throw new Error(`SERVICE_URLS entry "${part}" is not name=url`);
+    map.set(name, new URL(url));
+  }
+  return map;
+}
+
+/** The service owning a path, by the documented route prefixes. */
+export function ownerOf(pathname: string): string | undefined {
+  for (const [service, prefixes] of Object.entries(SERVICE_ROUTES)) {
+    if (prefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return service;
+  }
+  return undefined;
+}
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+]);
+
+/**
+ * The distributed gateway: keeps the documented REST paths and forwards each to the owning service
+ * process, streaming bodies both ways (uploads and Server-Sent Events pass through unbuffered).
+ */
+export function createProxyGateway(opts: { services: Map<string, URL>; logger: Logger; metrics: Metrics }): Express {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(
+    pinoHttp({
+      logger: opts.logger,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && /^[\w-]{1,100}$/.test(given) ? given : randomUUID();
+        res.setHeader('x-request-id', id);
+        return id;
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'debug'),
+    }),
+  );
+
+  app.get('/api/health', async (_req, res) => {
+    const deps = await Promise.all(
+      [...opts.services].map(async ([name, base]) => {
+        try {
+          const r = await fetch(new URL('/api/health', base), { signal: AbortSignal.timeout(2500) });
+          const body = (await r.json()) as { dependencies?: unknown };
+          return { name, ok: r.ok, adapter: base.origin, dependencies: body.dependencies };
+        } catch (err) {
+          return { name, ok: false, adapter: base.origin, detail: (err as Error).message };
+        }
+      }),
+    );
+    const ok = deps.every((d) => d.ok);
+    res
+      .status(ok ? 200 : 503)
+      .json({ status: ok ? 'ok' : 'degraded', service: 'gateway', mode: 'distributed', dependencies: deps });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', opts.metrics.registry.contentType);
+    res.end(await opts.metrics.registry.metrics());
+  });
+
+  const forward = (req: Request, res: Response, target: URL) => {
+    const end = opts.metrics.httpDuration.startTimer({ method: req.method, route: `proxy:${target.host}` });
+    const headers: http.OutgoingHttpHeaders = {};
+    for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k)) headers[k] = v;
+    headers['x-request-id'] = String(req.id);
+    headers['x-forwarded-for'] = [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', ');
+    headers['x-forwarded-host'] = req.headers.host;
+    const upstream = http.request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.originalUrl, headers, agent },
+      (up) => {
+        const out: http.OutgoingHttpHeaders = {};
+        for (const [k, v] of Object.entries(up.headers)) if (!HOP_BY_HOP.has(k) && v !== undefined) out[k] = v;
+        res.writeHead(up.statusCode ?? 502, out);
+        if (String(up.headers['content-type']).startsWith('text/event-stream')) res.flushHeaders();
+        up.pipe(res);
+        up.on('end', () => end({ status: up.statusCode ?? 502 }));
+      },
+    );
+    upstream.on('error', (err) => {
+      end({ status: 502 });
+      req.log.error({ err, target: target.origin }, 'upstream failed');
+      if (!res.headersSent) res.status(502).json({ message: 'Service temporarily unavailable, please try again' });
+      else res.destroy(err);
+    });
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    req.pipe(upstream);
+  };
+
+  app.use((req, res, next) => {
+    const owner = ownerOf(req.path);
+    if (!owner) return next();
+    const target = opts.services.get(owner);
+    if (!target) return void res.status(503).json({ message: `Service ${owner} is not configured (SERVICE_URLS)` });
+    forward(req, res, target);
+  });
+  app.use(
+    '/api',
+    (req, res) => void res.status(404).json({ message: `No route for ${req.method} ${req.originalUrl.split('?')[0]}` }),
+  );
+  serveWebApp(app);
+  return app;
+}

@@ -1,0 +1,48 @@
+import type { PoolClient } from 'pg';
+import type { RecordedEvent } from '../eventstore/types.ts';
+import { schemaIdentifier } from './schema-name.ts';
+import type { EventConsumer } from './types.ts';
+
+/** handled: the consumer applied it; ignored: a type it does not want; duplicate: it had this version already. */
+export type ApplyOutcome = 'handled' | 'ignored' | 'duplicate';
+
+/** Whether the consumer wants events of this type. */
+export function wants(consumer: EventConsumer, type: string): boolean {
+  return consumer.eventTypes === undefined || consumer.eventTypes.includes(type);
+}
+
+/**
+ * Offers one event to a consumer inside the caller's transaction; both bus adapters go through here.
+ * It first claims (consumer, stream) at the event's version in consumer_streams: an event at or below the
+ * version already recorded claims nothing and is skipped. The claim row stays locked until the transaction
+ * ends, so two deliveries of one event racing each other apply it once. The claim and the handler's own
+ * writes commit or roll back together, which turns at-least-once delivery into effectively-once.
+ */
+export async function applyEvent(tx: PoolClient, consumer: EventConsumer, event: RecordedEvent): Promise<ApplyOutcome> {
+  const claim = await tx.query(
+    `INSERT INTO ${schemaIdentifier(consumer.schema)}.consumer_streams AS cs (consumer, stream_id, stream_version)
+     VALUES ($1, $2, $3)
+     ON CONFLICT (consumer, stream_id) DO UPDATE SET stream_version = EXCLUDED.stream_version
+       WHERE cs.stream_version < EXCLUDED.stream_version`,
+    [consumer.name, event.streamId, event.streamVersion],
+  );
+  if (claim.rowCount === 0) return 'duplicate';
+  if (!wants(consumer, event.type)) return 'ignored';
+  await consumer.handle(event, tx);
+  return 'handled';
+}
+
+/** Records that a consumer is done with a stream up to `version` (never moves it back). */
+export async function markStreamVersion(
+  tx: PoolClient,
+  consumer: EventConsumer,
+  streamId: string,
+  version: number,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO ${schemaIdentifier(consumer.schema)}.consumer_streams AS cs (consumer, stream_id, stream_version)
+     VALUES ($1, $2, $3)
+     ON CONFLICT (consumer, stream_id) DO UPDATE SET stream_version = GREATEST(cs.stream_version, EXCLUDED.stream_version)`,
+    [consumer.name, streamId, version],
+  );
+}

@@ -1,0 +1,175 @@
+import type { Pool, PoolClient } from 'pg';
+import type { RecordedEvent } from '../eventstore/types.ts';
+import { applyEvent, type ApplyOutcome } from './apply-event.ts';
+import type { BusLogger } from './logger.ts';
+import { parkEvent } from './parked-events.ts';
+import { announceProjectionProgress } from './projection-progress.ts';
+import { abortableDelay, backoffDelay, errorText, isConnectionError, type RetryPolicy } from './retry-policy.ts';
+import { inTransaction } from './transaction.ts';
+import type { EventConsumer } from './types.ts';
+
+/** What became of one delivered event; `superseded`: another instance of the consumer had already moved past it. */
+export type DeliveryOutcome = ApplyOutcome | 'parked' | 'superseded';
+
+/** Told about every event a subscription finished with (metrics, tests). Must not throw. */
+export type DeliveryObserver = (delivery: {
+  consumer: string;
+  event: RecordedEvent;
+  outcome: DeliveryOutcome;
+  attempts: number;
+}) => void;
+
+export interface DeliveryContext {
+  pool: Pool;
+  consumer: EventConsumer;
+  retry: RetryPolicy;
+  logger: BusLogger;
+  /** Aborting stops the retries: deliverEvent then rejects with the abort reason. */
+  signal: AbortSignal;
+}
+
+export interface DeliveryHooks {
+  /** Runs first in each transaction; false abandons the event as superseded. */
+  guard?: (tx: PoolClient) => Promise<boolean>;
+  /** Runs last in the transaction that applies or parks the event (the Postgres-log adapter's checkpoint). */
+  complete?: (tx: PoolClient) => Promise<void>;
+  /** Runs during waits between attempts, at least once a second (the Kafka adapter's heartbeat). */
+  whileWaiting?: () => Promise<void>;
+  /** A failure the caller already saw for this event (a failed batch), counted as the first attempt. */
+  priorFailure?: unknown;
+}
+
+/** Delay between retries of a lost database connection: they never park the event. */
+const CONNECTION_RETRY = { baseDelayMs: 100, maxDelayMs: 5_000 };
+
+/**
+ * Delivers one event in its own transaction (applyEvent + hooks), retrying a failing handler with
+ * exponential backoff; after the policy's attempts it parks the event and moves on. Database connection
+ * failures are retried until the signal aborts without counting as attempts.
+ */
+export async function deliverEvent(
+  ctx: DeliveryContext,
+  event: RecordedEvent,
+  hooks: DeliveryHooks = {},
+): Promise<{ outcome: DeliveryOutcome; attempts: number }> {
+  const { consumer, logger, retry, signal } = ctx;
+  const log = {
+    consumer: consumer.name,
+    eventId: event.eventId,
+    type: event.type,
+    streamId: event.streamId,
+    streamVersion: event.streamVersion,
+  };
+  let failures = hooks.priorFailure === undefined ? 0 : 1;
+  let lastError: unknown = hooks.priorFailure;
+  let connectionFailures = 0;
+
+  const wait = async (ms: number): Promise<void> => {
+    for (let left = ms; left > 0; left -= 1_000) {
+      await abortableDelay(Math.min(left, 1_000), signal);
+      await hooks.whileWaiting?.();
+    }
+  };
+  const attempt = async <T>(work: (tx: PoolClient) => Promise<T>): Promise<T | 'superseded'> =>
+    inTransaction(ctx.pool, async (tx) => {
+      if (hooks.guard && !(await hooks.guard(tx))) return 'superseded';
+      const result = await work(tx);
+      await hooks.complete?.(tx);
+      return result;
+    });
+
+  while (failures < retry.attempts) {
+    if (failures > 0) {
+      logger.warn({ ...log, attempt: failures, err: errorText(lastError) }, 'consumer failed on an event; retrying');
+      await wait(backoffDelay(failures, retry));
+    }
+    signal.throwIfAborted();
+    try {
+      const outcome = await attempt((tx) => applyEvent(tx, consumer, event));
+      return { outcome, attempts: failures + 1 };
+    } catch (err) {
+      if (signal.aborted) throw signal.reason;
+      if (isConnectionError(err)) {
+        connectionFailures += 1;
+        logger.warn({ ...log, err: errorText(err) }, 'database unavailable while delivering an event; will retry');
+        await wait(backoffDelay(connectionFailures, CONNECTION_RETRY));
+        continue;
+      }
+      failures += 1;
+      lastError = err;
+    }
+  }
+
+  for (;;) {
+    signal.throwIfAborted();
+    try {
+      const outcome = await attempt((tx) =>
+        parkEvent(tx, consumer, event, errorText(lastError), failures).then(() => 'parked' as const),
+      );
+      if (outcome === 'parked')
+        logger.error(
+          { ...log, attempts: failures, err: errorText(lastError) },
+          'event parked after repeated failures; the consumer carries on',
+        );
+      return { outcome, attempts: failures };
+    } catch (err) {
+      if (signal.aborted) throw signal.reason;
+      connectionFailures += 1;
+      logger.error({ ...log, err: errorText(err) }, 'could not park an event; will retry');
+      await wait(backoffDelay(connectionFailures, CONNECTION_RETRY));
+    }
+  }
+}
+
+/** Counters the subscriptions keep up to date (prom-client's Counter and Gauge fit). */
+export interface DeliveryMetrics {
+  /** Events a consumer finished with (handled, ignored or parked; not duplicates). */
+  eventsProcessed?: { inc(labels: { consumer: string }, value?: number): void };
+  /** Events parked. */
+  parkedEvents?: { inc(labels: { consumer: string }, value?: number): void };
+}
+
+export interface DeliveryReporting {
+  logger: BusLogger;
+  onDelivered?: DeliveryObserver | undefined;
+  metrics?: DeliveryMetrics | undefined;
+}
+
+/**
+ * What both adapters do after a commit: run the consumer's afterCommit with the events it handled (failures
+ * logged, not retried), then wake read-your-writes waiters, count, and tell the observer.
+ */
+export async function reportDelivered(
+  consumer: EventConsumer,
+  deliveries: ReadonlyArray<{ event: RecordedEvent; outcome: DeliveryOutcome; attempts: number }>,
+  reporting: DeliveryReporting,
+): Promise<void> {
+  const done = deliveries.filter((d) => d.outcome !== 'superseded');
+  const handled = done.filter((d) => d.outcome === 'handled').map((d) => d.event);
+  // afterCommit first: a waiter woken below answers its client, whose next read must not hit a cache
+  // that afterCommit has yet to invalidate.
+  if (handled.length > 0 && consumer.afterCommit) {
+    try {
+      await consumer.afterCommit(handled);
+    } catch (err) {
+      reporting.logger.warn(
+        { consumer: consumer.name, count: handled.length, err: errorText(err) },
+        'afterCommit failed (not retried)',
+      );
+    }
+  }
+  announceProjectionProgress(consumer.schema, consumer.name, new Set(done.map((d) => d.event.streamId)));
+  const processed = done.filter((d) => d.outcome !== 'duplicate').length;
+  if (processed > 0) reporting.metrics?.eventsProcessed?.inc({ consumer: consumer.name }, processed);
+  const parked = done.filter((d) => d.outcome === 'parked').length;
+  if (parked > 0) reporting.metrics?.parkedEvents?.inc({ consumer: consumer.name }, parked);
+  if (reporting.onDelivered) {
+    for (const d of done) {
+      try {
+        reporting.onDelivered({ consumer: consumer.name, ...d });
+      } catch {
+        // an observer's failure must not stop the subscription
+      }
+    }
+  }
+}

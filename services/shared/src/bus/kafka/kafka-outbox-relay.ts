@@ -1,0 +1,249 @@
+import { Partitioners, type Kafka, type Producer } from 'kafkajs';
+import type { Pool, PoolClient } from 'pg';
+import type { PostgresEventStore } from '../../eventstore/postgres-event-store.ts';
+import type { EventMetadata, RecordedEvent } from '../../eventstore/types.ts';
+import { encodeEvent } from '../event-codec.ts';
+import { EventLogNotifications } from '../event-log-notifications.ts';
+import { silentLogger, type BusLogger } from '../logger.ts';
+import { abortableDelay, backoffDelay, errorText } from '../retry-policy.ts';
+import { schemaIdentifier } from '../schema-name.ts';
+import { topicOf } from '../types.ts';
+import { Wakeup } from '../wakeup.ts';
+import { ensureTopics } from './kafka-client.ts';
+
+/** The outbox-backlog gauge the relay keeps up to date (prom-client's Gauge fits). */
+export interface OutboxBacklogGauge {
+  set(labels: { source: string }, value: number): void;
+}
+
+export interface KafkaOutboxRelayOptions {
+  pool: Pool;
+  kafka: Kafka;
+  /** Service schema whose outbox this relay publishes. */
+  schema: string;
+  /** Shared LISTEN connection; without one the relay opens its own. */
+  notifications?: EventLogNotifications;
+  /** Stores of this process: appends through them wake the relay at once. */
+  stores?: readonly PostgresEventStore[];
+  /** Topic of a source (default topicOf: shop.<schema>.events). */
+  topicFor?: (source: string) => string;
+  /** Events per Kafka send (default 500). */
+  batchSize?: number;
+  /** Fallback poll when no notification arrives (default 2000 ms). */
+  pollIntervalMs?: number;
+  /** How often a standby relay tries to take over (default 2000 ms). */
+  standbyRetryMs?: number;
+  logger?: BusLogger;
+  outboxBacklog?: OutboxBacklogGauge;
+}
+
+interface OutboxEventRow {
+  global_position: bigint;
+  transaction_id: bigint;
+  stream_id: string;
+  stream_version: number;
+  event_id: string;
+  type: string;
+  schema_version: number;
+  data: object;
+  metadata: EventMetadata;
+}
+
+/** Advisory-lock class of outbox relays; the object id is hashtext(schema). */
+const RELAY_LOCK_CLASS = 727_002;
+
+/**
+ * Publishes a service's outbox to its Kafka topic (keyed by stream id, so each aggregate stays in order on
+ * one partition), then marks the rows published. At-least-once: a crash between send and mark publishes
+ * again and consumers dedupe. One relay per schema is active across all processes: the one holding a
+ * session-level advisory lock; the others stand by and take over when that session ends. Plain acks=all
+ * producer: no idempotence or transactions, which librdkafka's mock broker lacks.
+ */
+export class KafkaOutboxRelay {
+  readonly schema: string;
+  private readonly topic: string;
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  private readonly standbyRetryMs: number;
+  private readonly logger: BusLogger;
+  private readonly notifications: EventLogNotifications;
+  private readonly ownsNotifications: boolean;
+  private readonly wakeup = new Wakeup();
+  private topicReady = false;
+  private lockClient: PoolClient | undefined;
+  private producer: Producer | undefined;
+  private unsubscribes: Array<() => void> = [];
+  private abort: AbortController | undefined;
+  private loop: Promise<void> | undefined;
+
+  constructor(private readonly options: KafkaOutboxRelayOptions) {
+    this.schema = schemaIdentifier(options.schema);
+    this.topic = (options.topicFor ?? topicOf)(this.schema);
+    this.batchSize = options.batchSize ?? 500;
+    this.pollIntervalMs = options.pollIntervalMs ?? 2_000;
+    this.standbyRetryMs = options.standbyRetryMs ?? 2_000;
+    this.logger = options.logger ?? silentLogger;
+    this.ownsNotifications = !options.notifications;
+    this.notifications = options.notifications ?? new EventLogNotifications(options.pool, this.logger);
+  }
+
+  /** Whether this relay currently holds the lock and publishes. */
+  get isActive(): boolean {
+    return this.lockClient !== undefined;
+  }
+
+  /** Starts competing for the schema's relay lock; resolves at once (active or standing by). */
+  async start(): Promise<void> {
+    if (this.loop) return;
+    await this.notifications.start();
+    const wake = (): void => this.wakeup.notify();
+    this.unsubscribes = [
+      this.notifications.on(this.schema, wake),
+      ...(this.options.stores ?? []).filter((s) => s.schema === this.schema).map((s) => s.onAppended(wake)),
+    ];
+    this.abort = new AbortController();
+    this.loop = this.run(this.abort.signal);
+  }
+
+  /** Stops publishing and gives up the lock (a standby relay elsewhere takes over). */
+  async stop(): Promise<void> {
+    if (!this.loop) return;
+    this.abort?.abort(new Error('relay stopped'));
+    await this.loop;
+    this.loop = undefined;
+    for (const u of this.unsubscribes) u();
+    this.unsubscribes = [];
+    await this.producer?.disconnect().catch(() => undefined);
+    this.producer = undefined;
+    if (this.ownsNotifications) await this.notifications.stop();
+  }
+
+  private async run(signal: AbortSignal): Promise<void> {
+    let failures = 0;
+    while (!signal.aborted) {
+      try {
+        if (!this.lockClient && !(await this.tryToLead())) {
+          await abortableDelay(this.standbyRetryMs, signal).catch(() => undefined);
+          continue;
+        }
+        const published = await this.publishBatch();
+        failures = 0;
+        if (published === this.batchSize) continue;
+        await this.wakeup.wait(this.pollIntervalMs, signal);
+      } catch (err) {
+        if (signal.aborted) break;
+        failures += 1;
+        const delay = backoffDelay(failures, { baseDelayMs: 100, maxDelayMs: 5_000 });
+        this.logger.warn(
+          { schema: this.schema, topic: this.topic, err: errorText(err), retryInMs: delay },
+          'outbox relay failed; retrying',
+        );
+        await abortableDelay(delay, signal).catch(() => undefined);
+      }
+    }
+    this.stepDown('stopped');
+  }
+
+  private async tryToLead(): Promise<boolean> {
+    const client = await this.options.pool.connect();
+    let locked = false;
+    try {
+      const { rows } = await client.query<{ locked: boolean }>(
+        'SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked',
+        [RELAY_LOCK_CLASS, this.schema],
+      );
+      locked = rows[0]?.locked === true;
+    } finally {
+      if (!locked) client.release();
+    }
+    if (!locked) return false;
+    client.on('error', (err: Error) => {
+      if (this.lockClient === client) this.stepDown(`lock connection lost: ${errorText(err)}`, err);
+    });
+    this.lockClient = client;
+    this.logger.info({ schema: this.schema, topic: this.topic }, 'outbox relay active');
+    return true;
+  }
+
+  /** Ends the lock session (destroying the connection releases the lock on the server). */
+  private stepDown(reason: string, err?: Error): void {
+    const client = this.lockClient;
+    if (!client) return;
+    this.lockClient = undefined;
+    client.release(err ?? true);
+    this.logger.info({ schema: this.schema, reason }, 'outbox relay stepped down');
+  }
+
+  private async connectedProducer(): Promise<Producer> {
+    if (!this.producer) {
+      const producer = this.options.kafka.producer({
+        createPartitioner: Partitioners.DefaultPartitioner,
+        allowAutoTopicCreation: true,
+        idempotent: false,
+        // One request in flight keeps a partition's order when a send is retried.
+        maxInFlightRequests: 1,
+      });
+      await producer.connect();
+      this.producer = producer;
+    }
+    if (!this.topicReady) {
+      await ensureTopics(this.options.kafka, [this.topic], this.logger);
+      this.topicReady = true;
+    }
+    return this.producer;
+  }
+
+  /** Publishes the oldest unpublished outbox rows; returns how many. Uses the lock session, so a lost lock fails it. */
+  private async publishBatch(): Promise<number> {
+    const client = this.lockClient;
+    if (!client) return 0;
+    const { rows } = await client.query<OutboxEventRow>(
+      `SELECT e.global_position, e.transaction_id, e.stream_id, e.stream_version, e.event_id, e.type, e.schema_version, e.data, e.metadata
+         FROM ${this.schema}.outbox o JOIN ${this.schema}.events e ON e.global_position = o.global_position
+        WHERE o.published_at IS NULL
+        ORDER BY o.global_position
+        LIMIT $1`,
+      [this.batchSize],
+    );
+    if (rows.length > 0) {
+      const events = rows.map((r) => this.toRecorded(r));
+      const producer = await this.connectedProducer();
+      await producer.send({
+        topic: this.topic,
+        acks: -1,
+        messages: events.map((e) => ({
+          key: e.streamId,
+          value: encodeEvent(e),
+          headers: { 'event-id': e.eventId, 'event-type': e.type, source: e.source },
+        })),
+      });
+      await client.query(
+        `UPDATE ${this.schema}.outbox SET published_at = now() WHERE global_position = ANY($1::bigint[])`,
+        [events.map((e) => e.globalPosition.toString())],
+      );
+      this.logger.debug({ schema: this.schema, topic: this.topic, count: events.length }, 'outbox published');
+    }
+    if (this.options.outboxBacklog) {
+      const { rows: backlog } = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM ${this.schema}.outbox WHERE published_at IS NULL`,
+      );
+      this.options.outboxBacklog.set({ source: this.schema }, backlog[0]?.n ?? 0);
+    }
+    return rows.length;
+  }
+
+  private toRecorded(r: OutboxEventRow): RecordedEvent {
+    return {
+      globalPosition: BigInt(r.global_position),
+      transactionId: BigInt(r.transaction_id),
+      streamId: r.stream_id,
+      streamVersion: r.stream_version,
+      eventId: r.event_id,
+      type: r.type,
+      schemaVersion: r.schema_version,
+      data: r.data,
+      metadata: r.metadata,
+      source: this.schema,
+    };
+  }
+}

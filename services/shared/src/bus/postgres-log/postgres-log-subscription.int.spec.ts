@@ -1,0 +1,141 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../../../tests/support/test-database.ts';
+import { PostgresEventStore } from '../../eventstore/postgres-event-store.ts';
+import type { RecordedEvent } from '../../eventstore/types.ts';
+import { waitForProjection } from '../projection-progress.ts';
+import type { EventConsumer } from '../types.ts';
+import { PostgresLogSubscription } from './postgres-log-subscription.ts';
+
+/** Adapter-specific behaviour; what both adapters promise is in bus.contract.int.spec.ts. */
+describe('PostgresLogSubscription', () => {
+  let db: TestDatabase;
+  let store: PostgresEventStore;
+  let subscriptions: PostgresLogSubscription[];
+  const applied: RecordedEvent[] = [];
+
+  const consumer: EventConsumer = {
+    name: 'pg-log-test',
+    schema: 'orders',
+    sources: ['catalog'],
+    async handle(event, tx) {
+      applied.push(event);
+      await tx.query('INSERT INTO orders.applied (event_id) VALUES ($1)', [event.eventId]);
+    },
+  };
+
+  beforeEach(async () => {
+    db = await createTestDatabase();
+    await db.pool.query('CREATE TABLE orders.applied (seq bigserial PRIMARY KEY, event_id uuid NOT NULL)');
+    store = new PostgresEventStore(db.pool, 'catalog');
+    subscriptions = [];
+    applied.length = 0;
+  });
+
+  afterEach(async () => {
+    for (const s of subscriptions) await s.stop();
+    await db.drop();
+  });
+
+  async function started(options: { batchSize?: number } = {}): Promise<PostgresLogSubscription> {
+    const s = new PostgresLogSubscription({ pool: db.pool, consumer, pollIntervalMs: 60_000, ...options });
+    subscriptions.push(s);
+    await s.start();
+    return s;
+  }
+
+  it('two running instances of one consumer apply each event exactly once', async () => {
+    await Promise.all([started({ batchSize: 7 }), started({ batchSize: 5 })]);
+    await Promise.all(
+      Array.from({ length: 10 }, async (_, s) => {
+        for (let v = 0; v < 10; v++) await store.append(`product-${s}`, v, [{ type: 'StockAdjusted', data: { v } }]);
+      }),
+    );
+    for (let s = 0; s < 10; s++) {
+      expect(
+        await waitForProjection({
+          pool: db.pool,
+          schema: 'orders',
+          consumer: consumer.name,
+          streamId: `product-${s}`,
+          version: 10,
+          timeoutMs: 20_000,
+        }),
+      ).toBe(true);
+    }
+    const { rows } = await db.pool.query<{ n: number; distinct_ids: number }>(
+      'SELECT count(*)::int AS n, count(DISTINCT event_id)::int AS distinct_ids FROM orders.applied',
+    );
+    expect(rows[0]).toEqual({ n: 100, distinct_ids: 100 });
+  });
+
+  it('does not skip an event whose transaction commits after a later-positioned one', async () => {
+    await started();
+    const slow = await db.pool.connect();
+    try {
+      await slow.query('BEGIN');
+      // Takes its position first, commits last.
+      const early = await store.append('product-early', 0, [{ type: 'ProductCreated', data: {} }], { tx: slow });
+      const late = await store.append('product-late', 0, [{ type: 'ProductCreated', data: {} }]);
+      expect(early.lastGlobalPosition < late.lastGlobalPosition).toBe(true);
+      // The committed event waits behind the open transaction rather than jumping the checkpoint past it.
+      expect(
+        await waitForProjection({
+          pool: db.pool,
+          schema: 'orders',
+          consumer: consumer.name,
+          streamId: 'product-late',
+          version: 1,
+          timeoutMs: 300,
+        }),
+      ).toBe(false);
+      await slow.query('COMMIT');
+    } finally {
+      slow.release();
+    }
+    expect(
+      await waitForProjection({
+        pool: db.pool,
+        schema: 'orders',
+        consumer: consumer.name,
+        streamId: 'product-late',
+        version: 1,
+        timeoutMs: 10_000,
+      }),
+    ).toBe(true);
+    expect(
+      await waitForProjection({
+        pool: db.pool,
+        schema: 'orders',
+        consumer: consumer.name,
+        streamId: 'product-early',
+        version: 1,
+        timeoutMs: 10_000,
+      }),
+    ).toBe(true);
+    expect(applied.map((e) => e.streamId)).toEqual(['product-early', 'product-late']);
+  });
+
+  it('re-listens after losing its LISTEN connection and picks up what was committed meanwhile', async () => {
+    await started();
+    const { rows } = await db.pool.query(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN shop_events'`,
+    );
+    expect(rows).toHaveLength(1);
+    // Wait for the backend to be gone, so the old connection cannot deliver the next notification.
+    await db.pool.query('SELECT pg_terminate_backend($1, 5000)', [rows[0].pid]);
+    // A store unknown to the subscription (another process): only NOTIFY, or the 60 s poll, can wake it.
+    await new PostgresEventStore(db.pool, 'catalog').append('product-after-outage', 0, [
+      { type: 'ProductCreated', data: {} },
+    ]);
+    expect(
+      await waitForProjection({
+        pool: db.pool,
+        schema: 'orders',
+        consumer: consumer.name,
+        streamId: 'product-after-outage',
+        version: 1,
+        timeoutMs: 10_000,
+      }),
+    ).toBe(true);
+  });
+});

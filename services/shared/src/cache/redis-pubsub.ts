@@ -1,0 +1,115 @@
+import type { Redis } from 'ioredis';
+import { createLogger, type Logger } from '../observability/logger.ts';
+import { deliver } from './memory-pubsub.ts';
+import { openRedis, quitRedis, type RedisConnection } from './redis-connection.ts';
+import type { PubSub } from './types.ts';
+
+export interface RedisPubSubOptions {
+  /** Used to publish; subscriptions get their own connection, duplicated from it. */
+  connection: RedisConnection;
+  /** Prepended to every channel name. Default `shop:pubsub:`. */
+  prefix?: string;
+  logger?: Logger;
+}
+
+interface Subscription {
+  handler: (message: string) => void;
+}
+
+/** Pub/sub over Redis (distributed mode): fan-out to every process subscribed with the same prefix. */
+export class RedisPubSub implements PubSub {
+  readonly prefix: string;
+  private readonly publisher: Redis;
+  private readonly ownsPublisher: boolean;
+  private readonly logger: Logger;
+  /** A connection in subscriber mode can run no other command, hence its own. */
+  private subscriber: Redis | undefined;
+  /** Wanted: handlers per full channel name. */
+  private readonly channels = new Map<string, Set<Subscription>>();
+  /** Have: channels subscribed on the Redis connection. */
+  private readonly subscribed = new Set<string>();
+  /** Per channel, the last SUBSCRIBE/UNSUBSCRIBE in flight, so they apply in call order. */
+  private readonly syncs = new Map<string, Promise<void>>();
+
+  constructor(options: RedisPubSubOptions) {
+    this.prefix = options.prefix ?? 'shop:pubsub:';
+    this.logger = options.logger ?? createLogger('pubsub');
+    ({ client: this.publisher, owned: this.ownsPublisher } = openRedis(options.connection, this.logger, 'pubsub'));
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.publisher.publish(this.prefix + channel, message);
+  }
+
+  async subscribe(channel: string, handler: (message: string) => void): Promise<() => Promise<void>> {
+    const fullChannel = this.prefix + channel;
+    const subscription: Subscription = { handler };
+    let subscriptions = this.channels.get(fullChannel);
+    if (!subscriptions) this.channels.set(fullChannel, (subscriptions = new Set()));
+    subscriptions.add(subscription);
+    const unsubscribe = async () => {
+      // Removed at once: nothing reaches the handler after this call, whatever Redis still sends.
+      if (!subscriptions.delete(subscription)) return;
+      if (subscriptions.size === 0 && this.channels.get(fullChannel) === subscriptions)
+        this.channels.delete(fullChannel);
+      await this.sync(fullChannel);
+    };
+    try {
+      await this.sync(fullChannel);
+    } catch (err) {
+      await unsubscribe().catch(() => undefined);
+      throw err;
+    }
+    return unsubscribe;
+  }
+
+  async close(): Promise<void> {
+    this.channels.clear();
+    await Promise.allSettled(this.syncs.values());
+    if (this.subscriber) await quitRedis(this.subscriber);
+    if (this.ownsPublisher) await quitRedis(this.publisher);
+  }
+
+  private subscriberConnection(): Redis {
+    if (!this.subscriber) {
+      const subscriber = this.publisher.duplicate();
+      subscriber.on('error', (err: Error) =>
+        this.logger.warn({ err, component: 'pubsub' }, 'Redis subscriber connection error'),
+      );
+      subscriber.on('message', (fullChannel: string, message: string) => {
+        const subscriptions = this.channels.get(fullChannel);
+        if (!subscriptions) return;
+        for (const s of [...subscriptions]) {
+          if (subscriptions.has(s)) deliver(s.handler, message, fullChannel, this.logger);
+        }
+      });
+      this.subscriber = subscriber;
+    }
+    return this.subscriber;
+  }
+
+  /** Brings the Redis subscription of one channel in line with whether anyone wants it. */
+  private sync(fullChannel: string): Promise<void> {
+    const previous = this.syncs.get(fullChannel) ?? Promise.resolve();
+    const next = previous
+      .catch(() => undefined)
+      .then(async () => {
+        const wanted = (this.channels.get(fullChannel)?.size ?? 0) > 0;
+        const active = this.subscribed.has(fullChannel);
+        if (wanted && !active) {
+          await this.subscriberConnection().subscribe(fullChannel);
+          this.subscribed.add(fullChannel);
+        } else if (!wanted && active && this.subscriber) {
+          await this.subscriber.unsubscribe(fullChannel);
+          this.subscribed.delete(fullChannel);
+        }
+      });
+    this.syncs.set(fullChannel, next);
+    next
+      .finally(() => {
+        if (this.syncs.get(fullChannel) === next) this.syncs.delete(fullChannel);
+      })
+      .catch(() => undefined);
+    return next;
+  }
+}

@@ -1,0 +1,104 @@
+import type { Server } from 'node:http';
+import type { Express, RequestHandler } from 'express';
+import { apiNotFound, createHttpApp, errorHandler } from '../http/app.ts';
+import type { Subscription } from '../bus/types.ts';
+import type { Infrastructure } from './infrastructure.ts';
+import type { ServiceModule } from './service.ts';
+
+/** /api/health: liveness and readiness of each dependency (200 when all are up, else 503). */
+export function healthHandler(
+  infra: Infrastructure,
+  service: string,
+  extra?: () => Promise<Array<{ name: string; ok: boolean; adapter: string; detail?: string }>>,
+): RequestHandler {
+  return async (_req, res) => {
+    const deps = [...(await infra.health()), ...(extra ? await extra() : [])];
+    const ok = deps.every((d) => d.ok);
+    res
+      .status(ok ? 200 : 503)
+      .json({ status: ok ? 'ok' : 'degraded', service, mode: infra.config.mode, dependencies: deps });
+  };
+}
+
+/** An express app hosting the given service modules under their own /api paths, with health and metrics. */
+export function buildServiceApp(
+  infra: Infrastructure,
+  modules: ServiceModule[],
+  opts: { service: string; before?: (app: Express) => void; after?: (app: Express) => void },
+): Express {
+  const app = createHttpApp({ logger: infra.logger, metrics: infra.metrics });
+  app.use(infra.context.tokens.authenticate());
+  app.get('/api/health', healthHandler(infra, opts.service));
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', infra.metrics.registry.contentType);
+    res.end(await infra.metrics.registry.metrics());
+  });
+  opts.before?.(app);
+  for (const m of modules) app.use(m.router);
+  app.use('/api', apiNotFound);
+  opts.after?.(app);
+  app.use(errorHandler(infra.logger));
+  return app;
+}
+
+/** Subscribes every module's consumers, starts the outbox relays of `relaySchemas`, jobs and modules. */
+export async function startModules(
+  infra: Infrastructure,
+  modules: ServiceModule[],
+  relaySchemas: readonly string[],
+): Promise<{ stop(): Promise<void> }> {
+  const subscriptions: Subscription[] = [];
+  for (const m of modules) {
+    for (const c of m.consumers) {
+      const s = infra.bus.subscribe(c);
+      await s.start();
+      subscriptions.push(s);
+    }
+  }
+  for (const schema of relaySchemas) await infra.bus.startRelay(schema);
+  await infra.jobs.start();
+  for (const m of modules) await m.start?.();
+  return {
+    async stop() {
+      for (const m of modules)
+        await m.stop?.().catch((err: unknown) => infra.logger.warn({ err, module: m.name }, 'module stop'));
+      for (const s of subscriptions) await s.stop().catch(() => undefined);
+    },
+  };
+}
+
+/** Listens on port (0 = any free port) on 127.0.0.1 or all interfaces; resolves with the bound port. */
+export async function listen(app: Express, port: number, host = '0.0.0.0'): Promise<{ server: Server; port: number }> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host, (err?: Error) => {
+      if (err) return reject(err);
+      const addr = server.address();
+      resolve({ server, port: typeof addr === 'object' && addr ? addr.port : port });
+    });
+    server.keepAliveTimeout = 65_000;
+  });
+}
+
+/** Closes the server, then everything else, on SIGTERM/SIGINT; logs and exits on a catastrophic error. */
+export function handleProcessSignals(infra: Infrastructure, shutdown: () => Promise<void>): void {
+  let closing = false;
+  const stop = async (reason: string, code: number) => {
+    if (closing) return;
+    closing = true;
+    infra.logger.info({ reason }, 'shutting down');
+    const force = setTimeout(() => process.exit(code || 1), 10_000);
+    force.unref();
+    await shutdown().catch((err: unknown) => infra.logger.error({ err }, 'shutdown failed'));
+    process.exit(code);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM', 0));
+  process.on('SIGINT', () => void stop('SIGINT', 0));
+  process.on('uncaughtException', (err) => {
+    infra.logger.fatal({ err }, 'uncaught exception');
+    void stop('uncaughtException', 1);
+  });
+  process.on('unhandledRejection', (err) => {
+    infra.logger.fatal({ err }, 'unhandled rejection');
+    void stop('unhandledRejection', 1);
+  });
+}

@@ -1,0 +1,149 @@
+import path from 'node:path';
+import type pg from 'pg';
+import { TokenService } from '../auth/tokens.ts';
+import { createEventBus, waitForProjection } from '../bus/index.ts';
+import { createCache, createPubSub } from '../cache/index.ts';
+import type { Cache, PubSub } from '../cache/types.ts';
+import type { Config } from '../config/config.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../db/embedded-postgres.ts';
+import { migrate } from '../db/migrate.ts';
+import { createPool } from '../db/pool.ts';
+import { PostgresEventStore } from '../eventstore/postgres-event-store.ts';
+import { createJobScheduler } from '../jobs/index.ts';
+import type { JobScheduler } from '../jobs/types.ts';
+import { createLogger, type Logger } from '../observability/logger.ts';
+import { Metrics } from '../observability/metrics.ts';
+import type { ServiceContext } from './service.ts';
+
+export const SERVICE_SCHEMAS = ['accounts', 'catalog', 'checkout', 'orders'] as const;
+
+export interface DependencyHealth {
+  name: string;
+  ok: boolean;
+  adapter: string;
+  detail?: string;
+}
+
+/** Adapters chosen from configuration, plus the ServiceContext built on them. */
+export interface Infrastructure {
+  config: Config;
+  logger: Logger;
+  metrics: Metrics;
+  pool: pg.Pool;
+  databaseUrl: string;
+  cache: Cache;
+  pubsub: PubSub;
+  jobs: JobScheduler;
+  bus: ReturnType<typeof createEventBus>;
+  context: ServiceContext;
+  health(): Promise<DependencyHealth[]>;
+  close(): Promise<void>;
+}
+
+async function timed<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      p,
+      new Promise<T>(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms)),
+      ),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Builds the adapters for one process from configuration: embedded Postgres unless DATABASE_URL, Redis
+ * or in-process for cache/pub-sub/jobs, Kafka or the Postgres log for the bus. Runs migrations.
+ */
+export async function createInfrastructure(config: Config, service: string): Promise<Infrastructure> {
+  const logger = createLogger(service, config.LOG_LEVEL);
+  const metrics = new Metrics(service);
+  let embedded: EmbeddedPostgresHandle | undefined;
+  let databaseUrl = config.DATABASE_URL;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres({
+      dataDir: path.join(config.DATA_DIR, 'postgres'),
+      database: 'shop',
+      onLog: (line) => logger.debug({ postgres: line.trim() }, 'embedded postgres'),
+    });
+    databaseUrl = embedded.url;
+    logger.info({ dataDir: path.join(config.DATA_DIR, 'postgres') }, 'embedded PostgreSQL started');
+  }
+  const pool = createPool(databaseUrl, 20);
+  const applied = await migrate(pool);
+  if (applied.length) logger.info({ applied }, 'migrations applied');
+
+  const stores = new Map<string, PostgresEventStore>();
+  const eventStore = (schema: string) => {
+    let s = stores.get(schema);
+    if (!s) {
+      s = new PostgresEventStore(pool, schema);
+      s.onAppended((events) => {
+        for (const e of events) metrics.eventsAppended.inc({ source: schema, type: e.type });
+      });
+      stores.set(schema, s);
+    }
+    return s;
+  };
+  for (const schema of SERVICE_SCHEMAS) eventStore(schema);
+
+  const redisUrl = config.REDIS_URL;
+  const cache = createCache({ redisUrl, prefix: 'shop:', logger });
+  const pubsub = createPubSub({ redisUrl, prefix: 'shop:', logger });
+  const jobs = createJobScheduler({ redisUrl, pool, prefix: 'shop', logger });
+  const kafkaBrokers = config.KAFKA_BROKERS?.split(',');
+  const bus = createEventBus({ pool, kafkaBrokers, stores: [...stores.values()], logger, metrics });
+
+  const context: ServiceContext = {
+    config,
+    pool,
+    logger,
+    metrics,
+    tokens: new TokenService(config.JWT_SECRET, config.JWT_EXPIRES_IN),
+    cache,
+    pubsub,
+    jobs,
+    eventStore,
+    waitForProjection: (args) => waitForProjection({ pool, timeoutMs: 5000, ...args }),
+    clock: () => new Date(),
+  };
+
+  return {
+    config,
+    logger,
+    metrics,
+    pool,
+    databaseUrl,
+    cache,
+    pubsub,
+    jobs,
+    bus,
+    context,
+    async health() {
+      const check = async (name: string, adapter: string, fn: () => Promise<unknown>): Promise<DependencyHealth> => {
+        try {
+          await timed(fn(), 2000, name);
+          return { name, ok: true, adapter };
+        } catch (err) {
+          return { name, ok: false, adapter, detail: (err as Error).message };
+        }
+      };
+      return Promise.all([
+        check('postgres', embedded ? 'embedded' : 'external', () => pool.query('SELECT 1')),
+        check('cache', redisUrl ? 'redis' : 'in-process', () => cache.get('health:probe')),
+        check('bus', kafkaBrokers ? 'kafka' : 'postgres-log', () => bus.health()),
+      ]);
+    },
+    async close() {
+      await bus.close().catch((err: unknown) => logger.warn({ err }, 'bus close'));
+      await jobs.stop().catch((err: unknown) => logger.warn({ err }, 'jobs stop'));
+      await pubsub.close().catch(() => undefined);
+      await cache.close().catch(() => undefined);
+      await pool.end().catch(() => undefined);
+      await embedded?.stop().catch((err: unknown) => logger.warn({ err }, 'embedded postgres stop'));
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { ConfigError, loadConfig } from '../config/config.ts';
+import { buildServiceApp, handleProcessSignals, listen, startModules } from './host.ts';
+import { createInfrastructure } from './infrastructure.ts';
+import type { ServiceContext, ServiceModule } from './service.ts';
+
+/**
+ * Runs one service as its own process (distributed mode): its HTTP routes, its consumers and the outbox
+ * relay of its own schema. Needs DATABASE_URL: separate processes must share one Postgres server.
+ */
+export async function runService(
+  name: string,
+  schema: string,
+  factory: (ctx: ServiceContext) => ServiceModule,
+): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+    if (!config.DATABASE_URL) throw new ConfigError(['DATABASE_URL: required when a service runs as its own process']);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const infra = await createInfrastructure(config, name);
+  if (!config.REDIS_URL) infra.logger.warn('REDIS_URL unset: cache, pub/sub and jobs are in-process for this service');
+  if (!config.KAFKA_BROKERS) infra.logger.warn('KAFKA_BROKERS unset: consumers read the Postgres event log');
+  const module = factory(infra.context);
+  const app = buildServiceApp(infra, [module], { service: name });
+  const running = await startModules(infra, [module], [schema]);
+  const { server, port } = await listen(app, config.PORT);
+  infra.logger.info({ port }, `${name} service listening`);
+  handleProcessSignals(infra, async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await running.stop();
+    await infra.close();
+  });
+}

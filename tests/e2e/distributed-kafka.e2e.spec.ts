@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startDistributed } from '../../scripts/distributed-processes.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { httpClient, waitUntil } from '../support/http.ts';
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+const ADMIN = { email: 'ops@shop.local', password: 'ops-password-1' };
+
+let db: TestDatabase;
+let shop: Awaited<ReturnType<typeof startDistributed>>;
+let gatewayPort: number;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-distributed-'));
+
+beforeAll(async () => {
+  db = await createTestDatabase({ migrate: false });
+  gatewayPort = await freePort();
+  const firstServicePort = await freePort();
+  shop = await startDistributed({
+    env: {
+      DATABASE_URL: db.url,
+      REDIS_URL: inject('redisUrl'),
+      KAFKA_BROKERS: inject('kafkaBrokers'),
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      JWT_SECRET: 'distributed-e2e-secret-value',
+      LOG_LEVEL: 'warn',
+    },
+    gatewayPort,
+    firstServicePort,
+  });
+});
+
+afterAll(async () => {
+  await shop?.stop();
+  await db?.drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('distributed mode: gateway, catalog and accounts as separate processes over Kafka', () => {
+  it('runs each service in its own process behind the gateway', async () => {
+    const pids = new Set(shop.procs.map((p) => p.child.pid));
+    expect(shop.procs.map((p) => p.name).sort()).toEqual(['accounts', 'catalog', 'gateway']);
+    expect(pids.size).toBe(3);
+    const health = await httpClient(`http://127.0.0.1:${gatewayPort}`)<{
+      status: string;
+      dependencies: Array<{ name: string; ok: boolean; dependencies: Array<{ name: string; adapter: string }> }>;
+    }>('GET', '/api/health');
+    expect(health.body.status).toBe('ok');
+    const catalog = health.body.dependencies.find((d) => d.name === 'catalog')!;
+    expect(catalog.dependencies.map((d) => `${d.name}:${d.adapter}`)).toEqual([
+      'postgres:external',
+      'cache:redis',
+      'bus:kafka',
+    ]);
+  });
+
+  it('a product created through the gateway reaches GET /api/products through Kafka', async () => {
+    const api = httpClient(`http://127.0.0.1:${gatewayPort}`);
+    const login = await api<{ token: string }>('POST', '/api/auth/login', { body: ADMIN });
+    expect(login.status).toBe(200);
+    const shopper = await api<{ token: string }>('POST', '/api/auth/register', {
+      body: { name: 'Kiran', email: 'kiran@example.in', phone: '+919822222222', password: 'kiran123' },
+    });
+    expect(shopper.status).toBe(201);
+    expect((await api('GET', '/api/auth/admin/users', { token: shopper.body.token })).status).toBe(403);
+
+    const form = new FormData();
+    form.append('name', 'Kafka Kurta');
+    form.append('price', '1999');
+    form.append('quantity', '5');
+    form.append('category', 'Men');
+    form.append('sizeQuantities', JSON.stringify({ M: 3, L: 2 }));
+    form.append('image', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'k.png');
+    const created = await api<{ id: string; image: string }>('POST', '/api/products', {
+      token: login.body.token,
+      form,
+    });
+    expect(created.status).toBe(201);
+
+    const listed = await waitUntil(async () => {
+      const r = await api<Array<{ id: string; name: string; sizeQuantities: Record<string, number> }>>(
+        'GET',
+        '/api/products',
+      );
+      return r.body.find((p) => p.id === created.body.id);
+    }, 'the product in the list');
+    expect(listed).toMatchObject({ name: 'Kafka Kurta', sizeQuantities: { M: 3, L: 2 } });
+    expect((await fetch(`http://127.0.0.1:${gatewayPort}${created.body.image}`)).status).toBe(200);
+
+    // The projection got it from Kafka: the catalog outbox rows were published by the relay.
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        `SELECT count(*) FILTER (WHERE published_at IS NULL)::int AS unpublished, count(*)::int AS total
+           FROM catalog.outbox WHERE stream_id = $1`,
+        [`product-${created.body.id}`],
+      );
+      expect(rows[0]).toEqual({ unpublished: 0, total: 1 });
+    } finally {
+      await client.end();
+    }
+  });
+});
