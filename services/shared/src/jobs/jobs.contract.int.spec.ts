@@ -1,0 +1,225 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../../tests/support/test-database.ts';
+import { deleteRedisKeys, uniquePrefix } from '../cache/testing/redis-keys.ts';
+import { waitFor } from '../cache/testing/wait-for.ts';
+import { createLogger } from '../observability/logger.ts';
+import { createJobScheduler, type JobScheduler, type SchedulerOptions } from './index.ts';
+
+const redisUrl = inject('redisUrl');
+const logger = createLogger('test', 'silent');
+const retry = { attempts: 3, backoffMs: 25 };
+/** Date.now() truncates to whole ms, so two readings can differ by up to 1 ms less than elapsed. */
+const CLOCK_SLACK_MS = 2;
+
+let db: TestDatabase;
+const redisPrefixes: string[] = [];
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db?.drop();
+  await deleteRedisKeys(redisUrl, redisPrefixes);
+});
+
+describe.each([
+  { adapter: 'bullmq', useRedis: true },
+  { adapter: 'postgres', useRedis: false },
+])('JobScheduler contract: $adapter', ({ useRedis }) => {
+  let prefix: string;
+  const opened: JobScheduler[] = [];
+  /** One scheduler instance, as one process would have; instances of one test share the backend. */
+  const open = (options: SchedulerOptions = {}): JobScheduler => {
+    const scheduler = createJobScheduler({
+      redisUrl: useRedis ? redisUrl : undefined,
+      pool: db.pool,
+      prefix,
+      retry,
+      logger,
+      ...options,
+    });
+    opened.push(scheduler);
+    return scheduler;
+  };
+  beforeEach(() => {
+    const unique = uniquePrefix('jobs');
+    redisPrefixes.push(unique);
+    prefix = unique.slice(0, -1);
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((s) => s.stop()));
+  });
+
+  it('runs a delayed job no earlier than its delay, after a job due now, with its data', async () => {
+    const jobs = open();
+    const ran: Array<{ data: unknown; at: number }> = [];
+    jobs.register('reservation-expiry', async (data) => {
+      ran.push({ data, at: Date.now() });
+    });
+    await jobs.start();
+    const scheduledAt = Date.now();
+    const reservation = {
+      razorpayOrderId: 'order_1',
+      lines: [{ productId: 'p-1', size: 'M', quantity: 2 }],
+      amountPaise: 259_800,
+    };
+    await jobs.schedule('reservation-expiry', reservation, { delayMs: 300 });
+    await jobs.schedule('reservation-expiry', { now: true });
+    await waitFor(() => ran.length === 2, { message: 'both jobs' });
+    expect(ran.map((r) => r.data)).toEqual([{ now: true }, reservation]);
+    expect(ran[1]!.at - scheduledAt).toBeGreaterThanOrEqual(300 - CLOCK_SLACK_MS);
+  });
+
+  it('keeps one job per jobId: scheduled twice it runs once, and not again while kept as completed', async () => {
+    const jobs = open();
+    const ran: unknown[] = [];
+    jobs.register('reservation-expiry', async (data) => {
+      ran.push(data);
+    });
+    await jobs.start();
+    // Ids BullMQ would refuse as they are (an integer, a ':'): the adapter must still accept them.
+    await jobs.schedule('reservation-expiry', { n: 1 }, { jobId: 'pay:order_42', delayMs: 50 });
+    await jobs.schedule('reservation-expiry', { n: 2 }, { jobId: 'pay:order_42', delayMs: 50 });
+    await jobs.schedule('reservation-expiry', { n: 3 }, { jobId: '42', delayMs: 60 });
+    // A later job: by the time it has run, a duplicate of the earlier ones would have run too.
+    await jobs.schedule('reservation-expiry', 'sentinel', { delayMs: 250 });
+    await waitFor(() => ran.includes('sentinel'), { message: 'the sentinel job' });
+    expect(ran).toEqual([{ n: 1 }, { n: 3 }, 'sentinel']);
+
+    await jobs.schedule('reservation-expiry', { n: 4 }, { jobId: 'pay:order_42' });
+    await jobs.schedule('reservation-expiry', 'sentinel-2', { delayMs: 100 });
+    await waitFor(() => ran.includes('sentinel-2'), { message: 'the second sentinel job' });
+    expect(ran).toEqual([{ n: 1 }, { n: 3 }, 'sentinel', 'sentinel-2']);
+  });
+
+  it('cancels a job that has not run, says whether it removed one, and cannot cancel a job that ran', async () => {
+    const jobs = open();
+    const ran: unknown[] = [];
+    jobs.register('reservation-expiry', async (data) => {
+      ran.push(data);
+    });
+    await jobs.start();
+    await jobs.schedule('reservation-expiry', 'paid-in-time', { jobId: 'order_a', delayMs: 150 });
+    await jobs.schedule('reservation-expiry', 'abandoned', { jobId: 'order_b', delayMs: 250 });
+    expect(await jobs.cancel('reservation-expiry', 'order_a')).toBe(true);
+    expect(await jobs.cancel('reservation-expiry', 'order_a')).toBe(false);
+    expect(await jobs.cancel('reservation-expiry', 'never-scheduled')).toBe(false);
+    await waitFor(() => ran.length === 1, { message: 'the job that was not cancelled' });
+    expect(ran).toEqual(['abandoned']);
+    expect(await jobs.cancel('reservation-expiry', 'order_b')).toBe(false);
+  });
+
+  it('retries a failing handler with growing backoff until it succeeds', async () => {
+    const jobs = open();
+    const attemptsAt: number[] = [];
+    let succeeded = false;
+    jobs.register('payment-reconciliation', async () => {
+      attemptsAt.push(Date.now());
+      if (attemptsAt.length < 3) throw new Error('Razorpay timed out');
+      succeeded = true;
+    });
+    await jobs.start();
+    await jobs.schedule('payment-reconciliation', { razorpayOrderId: 'order_7' });
+    await waitFor(() => succeeded, { message: 'the third attempt' });
+    expect(attemptsAt).toHaveLength(3);
+    expect(attemptsAt[1]! - attemptsAt[0]!).toBeGreaterThanOrEqual(retry.backoffMs - CLOCK_SLACK_MS);
+    expect(attemptsAt[2]! - attemptsAt[1]!).toBeGreaterThanOrEqual(2 * retry.backoffMs - CLOCK_SLACK_MS);
+  });
+
+  it('gives up after the last attempt', async () => {
+    const jobs = open();
+    let attempts = 0;
+    let sentinelRan = false;
+    jobs.register('payment-reconciliation', async () => {
+      attempts += 1;
+      throw new Error('always fails');
+    });
+    jobs.register('sentinel', async () => {
+      sentinelRan = true;
+    });
+    await jobs.start();
+    await jobs.schedule('payment-reconciliation', {});
+    // Attempts at about 0, 25 and 75 ms; a fourth would come at about 175 ms.
+    await jobs.schedule('sentinel', {}, { delayMs: 500 });
+    await waitFor(() => sentinelRan, { message: 'the sentinel job' });
+    expect(attempts).toBe(retry.attempts);
+  });
+
+  it('repeats a job on its interval, keeping one schedule however many instances call repeat()', async () => {
+    const a = open();
+    const b = open();
+    const runsAt: number[] = [];
+    const handler = async (data: unknown) => {
+      expect(data).toEqual({});
+      runsAt.push(Date.now());
+    };
+    a.register('payment-reconciliation', handler);
+    b.register('payment-reconciliation', handler);
+    await Promise.all([a.start(), b.start()]);
+    const firstCallAt = Date.now();
+    await Promise.all([
+      a.repeat('payment-reconciliation', 100),
+      b.repeat('payment-reconciliation', 100),
+      a.repeat('payment-reconciliation', 100),
+    ]);
+    await waitFor(() => runsAt.length >= 6, { message: 'six runs' });
+    const elapsed = runsAt[5]! - firstCallAt;
+    // One schedule runs at most once per interval (plus the first run at once, plus one for BullMQ's
+    // interval-aligned slots); two or three schedules would have run twice or three times as often.
+    expect(runsAt.length).toBeLessThanOrEqual(Math.floor(elapsed / 100) + 2);
+  });
+
+  it('runs a job scheduled by an instance that stopped on another instance (durability)', async () => {
+    const first = open();
+    const ranByFirst: unknown[] = [];
+    first.register('reservation-expiry', async (data) => {
+      ranByFirst.push(data);
+    });
+    await first.start();
+    await first.schedule('reservation-expiry', { razorpayOrderId: 'order_9' }, { jobId: 'order_9', delayMs: 200 });
+    await first.stop();
+    await expect(first.schedule('reservation-expiry', {})).rejects.toThrow(/stopped/);
+
+    const second = open();
+    const ranBySecond: unknown[] = [];
+    second.register('reservation-expiry', async (data) => {
+      ranBySecond.push(data);
+    });
+    await second.start();
+    await waitFor(() => ranBySecond.length === 1, { message: 'the job on the second instance' });
+    expect(ranBySecond).toEqual([{ razorpayOrderId: 'order_9' }]);
+    expect(ranByFirst).toEqual([]);
+  });
+
+  it('runs each job exactly once when several instances share the backend', async () => {
+    const instances = [open(), open(), open()];
+    const runs = new Map<number, number>();
+    let sentinelRan = false;
+    for (const jobs of instances) {
+      jobs.register('reservation-expiry', async (data) => {
+        const n = data as number;
+        runs.set(n, (runs.get(n) ?? 0) + 1);
+      });
+      jobs.register('sentinel', async () => {
+        sentinelRan = true;
+      });
+    }
+    await Promise.all(instances.map((s) => s.start()));
+    await Promise.all(
+      Array.from({ length: 60 }, (_, n) =>
+        instances[n % 3]!.schedule('reservation-expiry', n, { delayMs: n % 4 === 0 ? 0 : 40 }),
+      ),
+    );
+    await waitFor(() => runs.size === 60, { message: 'all 60 jobs' });
+    await instances[0]!.schedule('sentinel', {}, { delayMs: 150 });
+    await waitFor(() => sentinelRan, { message: 'the sentinel job' });
+    expect([...runs.values()].every((count) => count === 1)).toBe(true);
+  });
+
+  it('refuses names and ids it could not keep apart', async () => {
+    const jobs = open();
+    expect(() => jobs.register('orders:expire', async () => undefined)).toThrow(RangeError);
+    await expect(jobs.schedule('orders:expire', {})).rejects.toThrow(RangeError);
+    await expect(jobs.schedule('expire', {}, { jobId: '' })).rejects.toThrow(RangeError);
+    await expect(jobs.repeat('expire', 0)).rejects.toThrow(RangeError);
+  });
+});

@@ -1,0 +1,44 @@
+import { createLogger, type Logger } from '../observability/logger.ts';
+
+/** How a failing job is retried: `attempts` runs in all, waiting backoffMs, then 2x, 4x ... between them. */
+export interface RetryPolicy {
+  attempts: number;
+  backoffMs: number;
+}
+
+/** Options both schedulers take, with the same meaning. */
+export interface SchedulerOptions {
+  /** Jobs one scheduler instance runs at the same time. Default 4. */
+  concurrency?: number;
+  /** Default: 5 attempts, 1 s backoff doubling each time. */
+  retry?: Partial<RetryPolicy>;
+  /** How long a completed job is kept; meanwhile scheduling its jobId again is still a no-op. Default 24 h. */
+  keepCompletedMs?: number;
+  logger?: Logger;
+}
+
+export type ResolvedSchedulerOptions = Required<Omit<SchedulerOptions, 'retry'>> & { retry: RetryPolicy };
+
+/** Fills in the defaults and rejects nonsense values at construction rather than at the first failure. */
+export function resolveSchedulerOptions(options: SchedulerOptions): ResolvedSchedulerOptions {
+  const resolved: ResolvedSchedulerOptions = {
+    concurrency: options.concurrency ?? 4,
+    retry: { attempts: 5, backoffMs: 1_000, ...options.retry },
+    keepCompletedMs: options.keepCompletedMs ?? 24 * 60 * 60 * 1_000,
+    logger: options.logger ?? createLogger('jobs'),
+  };
+  const positiveInteger = (value: number, what: string, min = 1) => {
+    if (!Number.isInteger(value) || value < min)
+      throw new RangeError(`${what} must be an integer >= ${min}, got ${value}`);
+  };
+  positiveInteger(resolved.concurrency, 'concurrency');
+  positiveInteger(resolved.retry.attempts, 'retry.attempts');
+  positiveInteger(resolved.retry.backoffMs, 'retry.backoffMs', 0);
+  positiveInteger(resolved.keepCompletedMs, 'keepCompletedMs', 0);
+  return resolved;
+}
+
+/** Wait before the next attempt after `attemptsMade` failed ones (the same curve as BullMQ's exponential). */
+export function backoffDelayMs(policy: RetryPolicy, attemptsMade: number): number {
+  return Math.round(policy.backoffMs * 2 ** (attemptsMade - 1));
+}
