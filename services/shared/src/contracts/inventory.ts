@@ -1,0 +1,31 @@
+/**
+ * The catalog's inventory as checkout sees it: in-process in the all-in-one gateway, over HTTP
+ * (catalog's /internal/inventory routes, never forwarded by the gateway) when services run apart.
+ */
+
+export interface ReserveLine {
+  productId: string;
+  size: string | null;
+  color: string | null;
+  quantity: number;
+}
+
+export interface ReservedLine extends ReserveLine {
+  name: string;
+  image: string;
+  unitPricePaise: number;
+  /** Which stock was taken: the size's stock, or the product's general quantity (null). */
+  stockSize: string | null;
+}
+
+/** A refusal carries the seeds' title and message ('Size not available', '{name} - Size M only has ...'). */
+export type ReserveResult = { ok: true; lines: ReservedLine[] } | { ok: false; title: string; message: string };
+
+export interface InventoryPort {
+  /** Validates and reserves every line, all or nothing; idempotent per reservationId. */
+  reserve(reservationId: string, lines: ReserveLine[]): Promise<ReserveResult>;
+  /** Returns reserved units to stock (expiry, failure). Idempotent. */
+  release(reservationId: string, lines: ReservedLine[]): Promise<void>;
+  /** Turns the reservation into a sale. Idempotent. */
+  commit(reservationId: string, lines: ReservedLine[]): Promise<void>;
+}

@@ -1,0 +1,66 @@
+/**
+ * Integration events of the `payment-<razorpayOrderId>` streams in the checkout schema (Kafka topic
+ * `shop.checkout.events`). The order service builds orders from PaymentVerified. Money is in paise.
+ */
+
+export interface OrderLine {
+  productId: string;
+  name: string;
+  image: string;
+  /** Size the shopper chose (null = none). */
+  size: string | null;
+  color: string | null;
+  quantity: number;
+  unitPricePaise: number;
+  lineTotalPaise: number;
+}
+
+export interface OrderCustomer {
+  userId: string | null;
+  name: string;
+  email: string;
+  phone: string;
+}
+
+/** Everything an order needs, fixed when the provider order is created (server prices, not the client's). */
+export interface PricedOrder {
+  customer: OrderCustomer;
+  address: string;
+  pincode: string;
+  lines: OrderLine[];
+  subtotalPaise: number;
+  couponCode: string | null;
+  discountPaise: number;
+  shippingChargePaise: number;
+  deliveryChargePaise: number;
+  /** subtotal - discount (not below 0) + shipping + delivery: what the provider charges. */
+  totalPaise: number;
+}
+
+export type PaymentOrderCreated = {
+  type: 'PaymentOrderCreated';
+  data: PricedOrder & { razorpayOrderId: string; reservationId: string; receipt: string; currency: 'INR'; createdAt: string; expiresAt: string };
+};
+
+/** Recorded once per provider order, whichever path (browser verify, webhook, reconciliation) came first. */
+export type PaymentVerified = {
+  type: 'PaymentVerified';
+  data: PricedOrder & {
+    razorpayOrderId: string;
+    razorpayPaymentId: string;
+    reservationId: string;
+    currency: 'INR';
+    via: 'checkout' | 'webhook' | 'reconciliation';
+    verifiedAt: string;
+  };
+};
+
+/** The reservation lapsed unpaid: stock and coupon use were released. */
+export type PaymentOrderExpired = { type: 'PaymentOrderExpired'; data: { razorpayOrderId: string; reservationId: string; expiredAt: string } };
+
+export type PaymentFailed = { type: 'PaymentFailed'; data: { razorpayOrderId: string; reason: string; failedAt: string } };
+
+export type PaymentEvent = PaymentOrderCreated | PaymentVerified | PaymentOrderExpired | PaymentFailed;
+
+export const paymentStreamId = (razorpayOrderId: string) => `payment-${razorpayOrderId}`;
+export const PAYMENT_STREAM_PREFIX = 'payment-';
