@@ -6,8 +6,13 @@ import { ProductListCache } from './read-models/products/product-list-cache.ts';
 import { PRODUCTS_PROJECTION, productsProjection } from './read-models/products/products-projection.ts';
 import { seedDemoCatalog } from './seed/seed-catalog.ts';
 import { ImageStore } from './uploads/images.ts';
+import { Inventory } from './inventory/inventory.ts';
+import { inventoryRouter } from './inventory/inventory-api.ts';
+import { StockWriter } from './inventory/stock-writer.ts';
 
 export { productsProjection, PRODUCTS_PROJECTION } from './read-models/products/products-projection.ts';
+export { Inventory } from './inventory/inventory.ts';
+export { InventoryHttpClient } from './inventory/inventory-http-client.ts';
 
 /** Where uploaded and seeded images live (served at /uploads). */
 export const uploadsDir = (dataDir: string) => path.join(dataDir, 'uploads');
@@ -16,16 +21,20 @@ export const uploadsDir = (dataDir: string) => path.join(dataDir, 'uploads');
 export function createCatalogService(
   ctx: ServiceContext,
   opts: { seed?: boolean } = {},
-): ServiceModule & { catalog: Catalog } {
+): ServiceModule & { catalog: Catalog; inventory: Inventory } {
   const store = ctx.eventStore('catalog');
   const catalog = new Catalog(store, ctx.clock);
   const dir = uploadsDir(ctx.config.DATA_DIR);
   const images = new ImageStore(dir);
   const listCache = new ProductListCache(ctx.pool, ctx.cache, ctx.pubsub);
+  const inventory = new Inventory(ctx.pool, new StockWriter(store), ctx.clock);
+  const router = catalogRouter(ctx, { catalog, images, listCache, uploadsDir: dir });
+  router.use(inventoryRouter(inventory));
   return {
     name: 'catalog',
     catalog,
-    router: catalogRouter(ctx, { catalog, images, listCache, uploadsDir: dir }),
+    inventory,
+    router,
     consumers: [productsProjection(listCache)],
     async start() {
       await listCache.start();

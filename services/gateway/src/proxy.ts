@@ -1,8 +1,7 @@
 import http from 'node:http';
 import type { Express, Request, Response } from 'express';
 import express from 'express';
-import { pinoHttp } from 'pino-http';
-import { randomUUID } from 'node:crypto';
+import { requestContext } from '@shop/shared/http/app';
 import { SERVICE_ROUTES } from '@shop/shared/runtime/service';
 import type { Logger } from '@shop/shared/observability/logger';
 import type { Metrics } from '@shop/shared/observability/metrics';
@@ -48,18 +47,8 @@ export function createProxyGateway(opts: { services: Map<string, URL>; logger: L
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const app = express();
   app.disable('x-powered-by');
-  app.use(
-    pinoHttp({
-      logger: opts.logger,
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && /^[\w-]{1,100}$/.test(given) ? given : randomUUID();
-        res.setHeader('x-request-id', id);
-        return id;
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'debug'),
-    }),
-  );
+  app.disable('etag');
+  app.use(requestContext({ logger: opts.logger, metrics: opts.metrics }));
 
   app.get('/api/health', async (_req, res) => {
     const deps = await Promise.all(
@@ -84,7 +73,6 @@ export function createProxyGateway(opts: { services: Map<string, URL>; logger: L
   });
 
   const forward = (req: Request, res: Response, target: URL) => {
-    const end = opts.metrics.httpDuration.startTimer({ method: req.method, route: `proxy:${target.host}` });
     const headers: http.OutgoingHttpHeaders = {};
     for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k)) headers[k] = v;
     headers['x-request-id'] = String(req.id);
@@ -98,11 +86,9 @@ export function createProxyGateway(opts: { services: Map<string, URL>; logger: L
         res.writeHead(up.statusCode ?? 502, out);
         if (String(up.headers['content-type']).startsWith('text/event-stream')) res.flushHeaders();
         up.pipe(res);
-        up.on('end', () => end({ status: up.statusCode ?? 502 }));
-      },
+        },
     );
     upstream.on('error', (err) => {
-      end({ status: 502 });
       req.log.error({ err, target: target.origin }, 'upstream failed');
       if (!res.headersSent) res.status(502).json({ message: 'Service temporarily unavailable, please try again' });
       else res.destroy(err);

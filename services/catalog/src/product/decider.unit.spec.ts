@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProductDetails, ProductEvent } from './events.ts';
 import { decideProduct, evolveProduct, initialProductState } from './decider.ts';
-import { decideStock, evolveStock, initialStockState } from '../stock/decider.ts';
 
 const now = new Date('2026-11-22T10:00:00Z');
 const details: ProductDetails = {
@@ -64,20 +63,5 @@ describe('product decider', () => {
       decideProduct({ type: 'SetListing', data: { isDelisted: true, now } }, given([created, ...del])),
     ).toThrow('Product not found');
     expect(() => decideProduct({ type: 'DeleteProduct', data: { now } }, given([]))).toThrow('Product not found');
-  });
-});
-
-describe('stock decider', () => {
-  it('sets a level, ignores a no-op, refuses negatives and fractions', () => {
-    const cmd = (available: number) => ({
-      type: 'SetStockLevel' as const,
-      data: { productId: 'p1', size: 'M', available, now },
-    });
-    const [e] = decideStock(cmd(5), initialStockState());
-    const s = evolveStock(initialStockState(), e!);
-    expect(s).toEqual({ exists: true, available: 5 });
-    expect(decideStock(cmd(5), s)).toEqual([]);
-    expect(() => decideStock(cmd(-1), s)).toThrow('at least 0');
-    expect(() => decideStock(cmd(1.5), s)).toThrow('whole number');
   });
 });

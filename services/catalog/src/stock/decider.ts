@@ -1,33 +1,88 @@
-import { ValidationError } from '@shop/shared/errors/errors';
+import { ConflictError, ValidationError } from '@shop/shared/errors/errors';
 import type { StockEvent } from './events.ts';
 
-export type StockState = { exists: boolean; available: number };
-export type StockCommand = {
-  type: 'SetStockLevel';
-  data: { productId: string; size: string | null; available: number; now: Date };
-};
+type Hold = { quantity: number; status: 'reserved' | 'released' | 'committed' };
+export type StockState = { exists: boolean; available: number; holds: Map<string, Hold> };
 
-export const initialStockState = (): StockState => ({ exists: false, available: 0 });
+export type StockCommand =
+  | { type: 'SetStockLevel'; data: { productId: string; size: string | null; available: number; now: Date } }
+  | { type: 'ReserveStock'; data: { productId: string; size: string | null; reservationId: string; quantity: number; now: Date } }
+  | { type: 'ReleaseStock'; data: { productId: string; size: string | null; reservationId: string; reason: string; now: Date } }
+  | { type: 'CommitStock'; data: { productId: string; size: string | null; reservationId: string; now: Date } };
 
+/** Why a reservation was refused; `available` is what could still be had. */
+export class InsufficientStockError extends ConflictError {
+  constructor(readonly available: number) {
+    super(`Only ${available} item(s) available`);
+  }
+}
+
+export const initialStockState = (): StockState => ({ exists: false, available: 0, holds: new Map() });
+
+/** Mutates and returns `state` (the single writer keeps one state per hot stream; copying it per event would dominate). */
 export function evolveStock(state: StockState, event: StockEvent): StockState {
   switch (event.type) {
     case 'StockLevelSet':
-      return { exists: true, available: event.data.available };
+      state.exists = true;
+      state.available = event.data.available;
+      return state;
+    case 'StockReserved':
+      state.available -= event.data.quantity;
+      state.holds.set(event.data.reservationId, { quantity: event.data.quantity, status: 'reserved' });
+      return state;
+    case 'StockReleased': {
+      state.available += event.data.quantity;
+      const h = state.holds.get(event.data.reservationId);
+      if (h) h.status = 'released';
+      return state;
+    }
+    case 'StockCommitted': {
+      const h = state.holds.get(event.data.reservationId);
+      if (h) h.status = 'committed';
+      return state;
+    }
   }
 }
 
 export function decideStock(command: StockCommand, state: StockState): StockEvent[] {
+  const at = command.data.now.toISOString();
+  const { productId, size } = command.data;
   switch (command.type) {
     case 'SetStockLevel': {
-      const { available, productId, size, now } = command.data;
-      if (!Number.isInteger(available) || available < 0)
-        throw new ValidationError('Stock must be a whole number of at least 0');
+      const { available } = command.data;
+      if (!Number.isInteger(available) || available < 0) throw new ValidationError('Stock must be a whole number of at least 0');
       if (state.exists && state.available === available) return [];
-      return [{ type: 'StockLevelSet', data: { productId, size, available, at: now.toISOString() } }];
+      return [{ type: 'StockLevelSet', data: { productId, size, available, at } }];
+    }
+    case 'ReserveStock': {
+      const { reservationId, quantity } = command.data;
+      if (!Number.isInteger(quantity) || quantity < 1) throw new ValidationError('Quantity must be a whole number of at least 1');
+      const held = state.holds.get(reservationId);
+      if (held && held.status !== 'released') return []; // the same reservation again: already held
+      if (state.available < quantity) throw new InsufficientStockError(Math.max(0, state.available));
+      return [{ type: 'StockReserved', data: { productId, size, reservationId, quantity, at } }];
+    }
+    case 'ReleaseStock': {
+      const held = state.holds.get(command.data.reservationId);
+      if (!held || held.status !== 'reserved') return [];
+      return [{ type: 'StockReleased', data: { productId, size, reservationId: command.data.reservationId, quantity: held.quantity, reason: command.data.reason, at } }];
+    }
+    case 'CommitStock': {
+      const { reservationId } = command.data;
+      const held = state.holds.get(reservationId);
+      if (!held) throw new ConflictError(`No reservation ${reservationId} on this stock`);
+      if (held.status === 'committed') return [];
+      if (held.status === 'reserved') return [{ type: 'StockCommitted', data: { productId, size, reservationId, quantity: held.quantity, at } }];
+      // Paid after the hold lapsed: take the units again if they are still there, else the payment is refunded.
+      if (state.available < held.quantity) throw new InsufficientStockError(Math.max(0, state.available));
+      return [
+        { type: 'StockReserved', data: { productId, size, reservationId, quantity: held.quantity, at } },
+        { type: 'StockCommitted', data: { productId, size, reservationId, quantity: held.quantity, at } },
+      ];
     }
     default: {
-      const never: never = command.type;
-      throw new Error(`Unknown command ${String(never)}`);
+      const never: never = command;
+      throw new Error(`Unknown command ${JSON.stringify(never)}`);
     }
   }
 }

@@ -11,6 +11,8 @@ export interface ReserveLine {
 }
 
 export interface ReservedLine extends ReserveLine {
+  /** The hold's id on its stock stream (`<reservationId>#<line index>`: two lines may share a stream). */
+  holdId: string;
   name: string;
   image: string;
   unitPricePaise: number;

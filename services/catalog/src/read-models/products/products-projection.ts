@@ -110,6 +110,21 @@ export function productsProjection(cache?: ProductListCache): EventConsumer {
           await refreshStock(tx, d.productId, d.at);
           return;
         }
+        case 'StockReserved':
+        case 'StockReleased': {
+          // Held units are not for sale; released ones are again. A sale (StockCommitted) changes nothing here.
+          const d = e.data;
+          const delta = e.type === 'StockReserved' ? -d.quantity : d.quantity;
+          await tx.query(
+            `INSERT INTO catalog.stock_levels (product_id, size, available) VALUES ($1, $2, $3)
+             ON CONFLICT (product_id, size) DO UPDATE SET available = catalog.stock_levels.available + $3`,
+            [d.productId, d.size ?? '', delta],
+          );
+          await refreshStock(tx, d.productId, d.at);
+          return;
+        }
+        case 'StockCommitted':
+          return;
       }
     },
     async afterCommit() {

@@ -1,0 +1,42 @@
+import { Router, type RequestHandler } from 'express';
+import { z } from 'zod';
+import { ForbiddenError, UnauthorizedError } from '@shop/shared/errors/errors';
+import { parseInput } from '@shop/shared/http/validation';
+import type { Inventory } from './inventory.ts';
+
+/** Internal routes are for other services only: a token whose subject is `service:<name>`. */
+export const requireService: RequestHandler = (req, _res, next) => {
+  if (!req.user) return next(new UnauthorizedError('Service token required'));
+  if (!req.user.id.startsWith('service:')) return next(new ForbiddenError('Internal route'));
+  next();
+};
+
+const Line = z.object({
+  productId: z.string().min(1).max(64),
+  size: z.string().max(20).nullable(),
+  color: z.string().max(100).nullable(),
+  quantity: z.number().int().min(1).max(1000),
+});
+const ReservedLine = Line.extend({ holdId: z.string().min(1).max(200), name: z.string(), image: z.string(), unitPricePaise: z.number().int(), stockSize: z.string().max(20).nullable() });
+const ReserveBody = z.object({ reservationId: z.string().min(1).max(100), lines: z.array(Line).min(1).max(50) });
+const SettleBody = z.object({ reservationId: z.string().min(1).max(100), lines: z.array(ReservedLine).min(1).max(50), reason: z.string().max(100).optional() });
+
+/** /internal/inventory/*: the InventoryPort over HTTP, for checkout running as its own process. */
+export function inventoryRouter(inventory: Inventory): Router {
+  const r = Router();
+  r.post('/internal/inventory/reserve', requireService, async (req, res) => {
+    const body = parseInput(ReserveBody, req.body);
+    res.json(await inventory.reserve(body.reservationId, body.lines));
+  });
+  r.post('/internal/inventory/release', requireService, async (req, res) => {
+    const body = parseInput(SettleBody, req.body);
+    await inventory.release(body.reservationId, body.lines, body.reason);
+    res.json({ ok: true });
+  });
+  r.post('/internal/inventory/commit', requireService, async (req, res) => {
+    const body = parseInput(SettleBody, req.body);
+    await inventory.commit(body.reservationId, body.lines);
+    res.json({ ok: true });
+  });
+  return r;
+}

@@ -1,0 +1,79 @@
+import type pg from 'pg';
+import type { InventoryPort, ReserveLine, ReserveResult, ReservedLine } from '@shop/shared/contracts/inventory';
+import { InsufficientStockError } from '../stock/decider.ts';
+import { stockStreamId } from '../stock/events.ts';
+import { findProduct, type ProductView } from '../read-models/products/products-queries.ts';
+import type { StockWriter } from './stock-writer.ts';
+
+type Refusal = { ok: false; title: string; message: string };
+
+/** Whether a line with this size draws on the size's stock (the seeds' rule), else on the general quantity. */
+export function stockSizeFor(product: Pick<ProductView, 'sizeQuantities'>, size: string | null): string | null {
+  if (size === null) return null;
+  const hasSizeStock = Object.values(product.sizeQuantities).some((n) => n > 0);
+  return hasSizeStock ? size : null;
+}
+
+function shortage(product: ProductView, line: ReserveLine, stockSize: string | null, available: number): Refusal {
+  return stockSize !== null
+    ? { ok: false, title: 'Size not available', message: `${product.name} - Size ${stockSize} only has ${available} item(s) available. You requested ${line.quantity}.` }
+    : { ok: false, title: 'Not enough stock', message: `${product.name} only has ${available} item(s) available. You requested ${line.quantity}.` };
+}
+
+/**
+ * The catalog's inventory: validates checkout lines with the seeds' messages and holds, releases or sells
+ * stock through the stock streams' single writer. Prices come from the catalog, never from the client.
+ */
+export class Inventory implements InventoryPort {
+  constructor(
+    private readonly db: pg.Pool,
+    private readonly writer: StockWriter,
+    private readonly clock: () => Date,
+  ) {}
+
+  async reserve(reservationId: string, lines: ReserveLine[]): Promise<ReserveResult> {
+    const planned: ReservedLine[] = [];
+    for (const [i, line] of lines.entries()) {
+      const product = await findProduct(this.db, line.productId);
+      if (!product) return { ok: false, title: 'Product not available', message: 'A product in your cart is no longer available' };
+      if (product.isDelisted) return { ok: false, title: 'Product not available', message: `${product.name} is no longer available` };
+      const stockSize = stockSizeFor(product, line.size);
+      if (stockSize !== null && !(stockSize in product.sizeQuantities)) return shortage(product, line, stockSize, 0);
+      planned.push({ ...line, holdId: `${reservationId}#${i}`, name: product.name, image: product.image, unitPricePaise: Math.round(product.price * 100), stockSize });
+    }
+    const now = this.clock();
+    const results = await Promise.allSettled(
+      planned.map((l) =>
+        this.writer.execute(stockStreamId(l.productId, l.stockSize), { type: 'ReserveStock', data: { productId: l.productId, size: l.stockSize, reservationId: l.holdId, quantity: l.quantity, now } }),
+      ),
+    );
+    const failedAt = results.findIndex((r) => r.status === 'rejected');
+    if (failedAt === -1) return { ok: true, lines: planned };
+    // All or nothing: give back what this attempt did hold.
+    await this.release(
+      reservationId,
+      planned.filter((_, i) => results[i]!.status === 'fulfilled'),
+    );
+    const reason = (results[failedAt] as PromiseRejectedResult).reason;
+    if (reason instanceof InsufficientStockError) {
+      const line = planned[failedAt]!;
+      const product = (await findProduct(this.db, line.productId))!;
+      return shortage(product, line, line.stockSize, reason.available);
+    }
+    throw reason;
+  }
+
+  async release(_reservationId: string, lines: ReservedLine[], reason = 'released'): Promise<void> {
+    const now = this.clock();
+    await Promise.all(
+      lines.map((l) => this.writer.execute(stockStreamId(l.productId, l.stockSize), { type: 'ReleaseStock', data: { productId: l.productId, size: l.stockSize, reservationId: l.holdId, reason, now } })),
+    );
+  }
+
+  async commit(_reservationId: string, lines: ReservedLine[]): Promise<void> {
+    const now = this.clock();
+    await Promise.all(
+      lines.map((l) => this.writer.execute(stockStreamId(l.productId, l.stockSize), { type: 'CommitStock', data: { productId: l.productId, size: l.stockSize, reservationId: l.holdId, now } })),
+    );
+  }
+}

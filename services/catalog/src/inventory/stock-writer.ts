@@ -1,0 +1,126 @@
+import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
+import { StreamVersionConflictError } from '@shop/shared/eventstore/postgres-event-store';
+import { UnavailableError } from '@shop/shared/errors/errors';
+import { decideStock, evolveStock, initialStockState, type StockCommand, type StockState } from '../stock/decider.ts';
+import type { StockEvent } from '../stock/events.ts';
+
+interface Pending {
+  command: StockCommand;
+  resolve: (events: StockEvent[]) => void;
+  reject: (err: unknown) => void;
+}
+
+interface StreamSlot {
+  state: StockState;
+  version: number;
+  loaded: boolean;
+  queue: Pending[];
+  draining: boolean;
+}
+
+/**
+ * The single writer of each stock stream in this process, with group commit: commands for one stream
+ * queue up while a batch is being written, and the next batch decides all of them against the
+ * stream's state in order and appends their events in one transaction. Other processes writing the same
+ * stream are caught by the optimistic version check; the batch then reloads and decides again. So a hot
+ * product takes thousands of reservations a second without ever deciding on stale stock.
+ */
+export class StockWriter {
+  private readonly slots = new Map<string, StreamSlot>();
+
+  constructor(
+    private readonly store: PostgresEventStore,
+    private readonly opts: { maxBatch?: number; maxAttempts?: number } = {},
+  ) {}
+
+  /** Decides and records one command; resolves with its events (none for an idempotent repeat). */
+  execute(streamId: string, command: StockCommand): Promise<StockEvent[]> {
+    let slot = this.slots.get(streamId);
+    if (!slot) {
+      slot = { state: initialStockState(), version: 0, loaded: false, queue: [], draining: false };
+      this.slots.set(streamId, slot);
+    }
+    const s = slot;
+    return new Promise<StockEvent[]>((resolve, reject) => {
+      s.queue.push({ command, resolve, reject });
+      if (!s.draining) void this.drain(streamId, s);
+    });
+  }
+
+  /** Current available units as this writer last knew them (after catching up). */
+  async available(streamId: string): Promise<number> {
+    const s = this.slots.get(streamId) ?? { state: initialStockState(), version: 0, loaded: false, queue: [], draining: false };
+    this.slots.set(streamId, s);
+    if (!s.draining) await this.catchUp(streamId, s);
+    return s.state.available;
+  }
+
+  private async drain(streamId: string, s: StreamSlot): Promise<void> {
+    s.draining = true;
+    try {
+      while (s.queue.length > 0) {
+        const batch = s.queue.splice(0, this.opts.maxBatch ?? 500);
+        await this.runBatch(streamId, s, batch);
+      }
+    } finally {
+      s.draining = false;
+    }
+  }
+
+  private async catchUp(streamId: string, s: StreamSlot): Promise<void> {
+    if (!s.loaded) {
+      s.state = initialStockState();
+      s.version = 0;
+    }
+    const events = await this.store.readStream(streamId, s.version + 1);
+    for (const e of events) {
+      evolveStock(s.state, { type: e.type, data: e.data } as StockEvent);
+      s.version = e.streamVersion;
+    }
+    s.loaded = true;
+  }
+
+  private async runBatch(streamId: string, s: StreamSlot, batch: Pending[]): Promise<void> {
+    const maxAttempts = this.opts.maxAttempts ?? 20;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.catchUp(streamId, s);
+      } catch (err) {
+        s.loaded = false;
+        for (const p of batch) p.reject(err);
+        return;
+      }
+      // Decide in arrival order on the live state; if the append fails the state is reloaded.
+      const outcomes: Array<{ events: StockEvent[] } | { error: unknown }> = [];
+      const all: StockEvent[] = [];
+      for (const p of batch) {
+        try {
+          const events = decideStock(p.command, s.state);
+          for (const e of events) evolveStock(s.state, e);
+          all.push(...events);
+          outcomes.push({ events });
+        } catch (error) {
+          outcomes.push({ error });
+        }
+      }
+      if (all.length > 0) {
+        try {
+          const r = await this.store.append(streamId, s.version, all, { metadata: { actor: 'inventory' } });
+          s.version = r.nextExpectedVersion;
+        } catch (err) {
+          s.loaded = false;
+          if (err instanceof StreamVersionConflictError && attempt < maxAttempts) continue;
+          const failure = err instanceof StreamVersionConflictError ? new UnavailableError('Stock is very busy, please try again') : err;
+          for (const p of batch) p.reject(failure);
+          return;
+        }
+      }
+      batch.forEach((p, i) => {
+        const o = outcomes[i]!;
+        if ('error' in o) p.reject(o.error);
+        else p.resolve(o.events);
+      });
+      return;
+    }
+  }
+}
