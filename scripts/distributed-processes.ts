@@ -5,10 +5,12 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
-/** The service processes of the distributed mode (checkout and order join with the purchase saga). */
+/** The service processes of the distributed mode. */
 export const SERVICES = [
   { name: 'catalog', entry: 'services/catalog/src/main.ts' },
   { name: 'accounts', entry: 'services/accounts/src/main.ts' },
+  { name: 'checkout', entry: 'services/checkout/src/main.ts' },
+  { name: 'order', entry: 'services/order/src/main.ts' },
 ] as const;
 
 export interface Proc {
@@ -64,11 +66,18 @@ export async function startDistributed(opts: {
   const procs: Proc[] = [];
   const urls: string[] = [];
   try {
+    for (const [i, s] of SERVICES.entries()) urls.push(`${s.name}=http://127.0.0.1:${opts.firstServicePort + i}`);
+    // Services find their peers (checkout -> catalog inventory, the gateway's sandbox) in SERVICE_URLS.
+    const peers = [...urls, `gateway=http://127.0.0.1:${opts.gatewayPort}`].join(',');
     for (const [i, s] of SERVICES.entries()) {
-      const port = opts.firstServicePort + i;
-      const p = startProcess(s.name, s.entry, { ...opts.env, PORT: String(port), SERVICE_URLS: undefined }, opts.echo);
-      procs.push(p);
-      urls.push(`${s.name}=http://127.0.0.1:${port}`);
+      procs.push(
+        startProcess(
+          s.name,
+          s.entry,
+          { ...opts.env, PORT: String(opts.firstServicePort + i), SERVICE_URLS: peers },
+          opts.echo,
+        ),
+      );
     }
     // Services start concurrently; migrations are serialised by an advisory lock.
     await Promise.all(

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startDistributed } from '../../scripts/distributed-processes.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { httpClient, waitUntil } from '../support/http.ts';
+import { openEventStream } from '../../services/order/src/testing/sse-client.ts';
+import { sandboxPay } from '../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -53,11 +55,11 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('distributed mode: gateway, catalog and accounts as separate processes over Kafka', () => {
+describe('distributed mode: gateway and each service as separate processes over Kafka', () => {
   it('runs each service in its own process behind the gateway', async () => {
     const pids = new Set(shop.procs.map((p) => p.child.pid));
-    expect(shop.procs.map((p) => p.name).sort()).toEqual(['accounts', 'catalog', 'gateway']);
-    expect(pids.size).toBe(3);
+    expect(shop.procs.map((p) => p.name).sort()).toEqual(['accounts', 'catalog', 'checkout', 'gateway', 'order']);
+    expect(pids.size).toBe(5);
     const health = await httpClient(`http://127.0.0.1:${gatewayPort}`)<{
       status: string;
       dependencies: Array<{ name: string; ok: boolean; dependencies: Array<{ name: string; adapter: string }> }>;
@@ -117,5 +119,77 @@ describe('distributed mode: gateway, catalog and accounts as separate processes 
     } finally {
       await client.end();
     }
+  });
+
+  it("pay -> the order shows in the buyer's and the admin's lists -> a status change reaches the admin's push stream", async () => {
+    const base = `http://127.0.0.1:${gatewayPort}`;
+    const api = httpClient(base);
+    const admin = (await api<{ token: string }>('POST', '/api/auth/login', { body: ADMIN })).body.token;
+    const buyer = await api<{ token: string; user: { id: string } }>('POST', '/api/auth/register', {
+      body: { name: 'Leela', email: 'leela@example.in', phone: '+919833333333', password: 'leela123' },
+    });
+    expect(buyer.status).toBe(201);
+    const products = await api<
+      Array<{ id: string; name: string; price: number; quantity: number; sizeQuantities: Record<string, number> }>
+    >('GET', '/api/products');
+    const product =
+      products.body.find((p) => p.quantity > 0 && Object.values(p.sizeQuantities).every((n) => n === 0)) ??
+      products.body.find((p) => p.quantity > 0)!;
+
+    const stream = await openEventStream(`${base}/api/orders/stream`, { token: admin });
+    expect(stream.status).toBe(200);
+    await stream.waitFor((e) => e.event === 'ready', 'ready');
+
+    const created = await api<{ id: string; amount: number; key_id: string }>('POST', '/api/payment/create-order', {
+      token: buyer.body.token,
+      body: {
+        amount: 1,
+        currency: 'INR',
+        receipt: `rcpt_${Date.now()}`,
+        orderData: {
+          address: '7 Park Street, Kolkata',
+          pincode: '700016',
+          customerName: 'Leela',
+          customerPhone: '+919833333333',
+          customerEmail: 'leela@example.in',
+          items: [{ productId: product.id, quantity: 1, size: null, color: null }],
+          couponCode: null,
+        },
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.key_id).toBe('rzp_test_sandbox');
+    const paid = await sandboxPay(`${base}/razorpay-sandbox`, created.body.id);
+    const verified = await api<{ success: boolean; orderNumber: string }>('POST', '/api/payment/verify', {
+      token: buyer.body.token,
+      body: paid,
+    });
+    expect(verified.status).toBe(200);
+    const { orderNumber } = verified.body;
+
+    const mine = await api<Array<{ orderNumber: string; deliveryStatus: string }>>('GET', '/api/orders', {
+      token: buyer.body.token,
+    });
+    expect(mine.body.map((o) => o.orderNumber)).toContain(orderNumber);
+    const all = await api<Array<{ orderNumber: string }>>('GET', '/api/orders/admin/all', { token: admin });
+    expect(all.body.map((o) => o.orderNumber)).toContain(orderNumber);
+    await stream.waitFor(
+      (e) => e.event === 'order' && e.json<{ orderNumber: string }>().orderNumber === orderNumber,
+      'the placed order on the admin stream',
+    );
+
+    const changed = await api('PATCH', `/api/orders/admin/${orderNumber}/status`, {
+      token: admin,
+      body: { deliveryStatus: 'Out for Delivery' },
+    });
+    expect(changed.status).toBe(200);
+    const pushed = await stream.waitFor(
+      (e) =>
+        e.event === 'order' &&
+        e.json<{ orderNumber: string; deliveryStatus: string }>().deliveryStatus === 'Out for Delivery',
+      'the status change on the admin stream',
+    );
+    expect(pushed.json<{ orderNumber: string }>().orderNumber).toBe(orderNumber);
+    stream.close();
   });
 });

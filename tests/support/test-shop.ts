@@ -22,7 +22,7 @@ export interface TestShop extends RunningShop {
 
 /** The whole shop in this process on a fresh database; Redis and Kafka adapters when asked. */
 export async function startTestShop(
-  opts: { redis?: boolean; kafka?: boolean; seed?: boolean } = {},
+  opts: { redis?: boolean; kafka?: boolean; seed?: boolean; env?: Record<string, string> } = {},
 ): Promise<TestShop> {
   const db = await createTestDatabase({ migrate: false });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-test-'));
@@ -36,6 +36,7 @@ export async function startTestShop(
     JWT_SECRET: 'test-secret-that-is-long-enough',
     REDIS_URL: opts.redis ? inject('redisUrl') : undefined,
     KAFKA_BROKERS: opts.kafka ? inject('kafkaBrokers') : undefined,
+    ...opts.env,
   });
   const shop = await startShop(config, { host: '127.0.0.1', seed: opts.seed ?? false });
   const api: TestShop['api'] = async (method, p, o = {}) => {

@@ -1,7 +1,8 @@
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
 import { Accounts } from './accounts.ts';
 import { accountsRouter } from './api.ts';
-import { usersProjection } from './read-models/users/users-projection.ts';
+import { USERS_PROJECTION, usersProjection } from './read-models/users/users-projection.ts';
+import { userStreamId } from './user/events.ts';
 
 export { usersProjection } from './read-models/users/users-projection.ts';
 
@@ -16,6 +17,15 @@ export function createAccountsService(ctx: ServiceContext): ServiceModule & { ac
     async start() {
       const admin = await accounts.ensureAdmin(ctx.config.ADMIN_EMAIL, ctx.config.ADMIN_PASSWORD);
       if (admin.created) ctx.logger.info({ email: ctx.config.ADMIN_EMAIL }, 'admin account created');
+      // Ready only once the admin can log in (the login reads the users projection).
+      const readable = await ctx.waitForProjection({
+        schema: 'accounts',
+        consumer: USERS_PROJECTION,
+        streamId: userStreamId(admin.userId),
+        version: admin.version,
+        timeoutMs: 30_000,
+      });
+      if (!readable) throw new Error('users projection did not catch up with the admin account in 30 s');
     },
   };
 }

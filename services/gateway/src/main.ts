@@ -3,6 +3,7 @@ import { listen } from '@shop/shared/runtime/host';
 import { createLogger } from '@shop/shared/observability/logger';
 import { Metrics } from '@shop/shared/observability/metrics';
 import { handleProcessSignals } from '@shop/shared/runtime/host';
+import { createRazorpaySandbox, paymentSettings, SANDBOX_PATH } from '@shop/checkout';
 import { createProxyGateway, parseServiceUrls } from './proxy.ts';
 import { startShop } from './shop.ts';
 
@@ -23,14 +24,32 @@ const config = readConfig();
 if (config.SERVICE_URLS) {
   // Distributed: this process only routes to the service processes.
   const logger = createLogger('gateway', config.LOG_LEVEL);
+  const url = `http://127.0.0.1:${config.PORT}`;
+  const payments = paymentSettings(config, url);
+  // Without Razorpay keys the gateway hosts the sandbox, as in the embedded default.
+  const sandbox = payments.sandbox
+    ? createRazorpaySandbox({
+        keyId: payments.keyId,
+        keySecret: payments.keySecret,
+        webhookSecret: payments.webhookSecret ?? undefined,
+        webhookUrl: `${url}/api/payment/webhook`,
+        basePath: SANDBOX_PATH,
+        logger,
+      })
+    : undefined;
   const app = createProxyGateway({
     services: parseServiceUrls(config.SERVICE_URLS),
     logger,
     metrics: new Metrics('gateway'),
+    mount: (a) => {
+      if (sandbox) a.use(SANDBOX_PATH, sandbox.router);
+    },
   });
   const { port, server } = await listen(app, config.PORT);
-  logger.info({ port }, 'gateway listening');
-  console.log(`Gateway (distributed) on http://127.0.0.1:${port}`);
+  logger.info({ port, paymentSandbox: payments.sandbox }, 'gateway listening');
+  console.log(
+    `Gateway (distributed) on http://127.0.0.1:${port}${payments.sandbox ? ' (payments: built-in Razorpay sandbox)' : ''}`,
+  );
   const stop = () => server.close(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
@@ -43,6 +62,8 @@ if (config.SERVICE_URLS) {
       '',
       `  Kapda shop is running at ${shop.url}`,
       `  Admin login: ${config.ADMIN_EMAIL} / ${config.ADMIN_PASSWORD === 'admin123' ? 'admin123 (default: set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
+      `  Payments: ${shop.paymentSandbox ? `built-in Razorpay sandbox at ${shop.url}/razorpay-sandbox (no RAZORPAY_KEY_ID set)` : 'Razorpay'}`,
+      `  Payments: ${shop.paymentSandbox ? `built-in Razorpay sandbox at ${shop.url}/razorpay-sandbox (no RAZORPAY_KEY_ID set)` : 'Razorpay'}`,
       `  Adapters: postgres=${m.db}${m.db === 'embedded' ? ` (data in ${config.DATA_DIR})` : ''}, cache=${m.cache}, bus=${m.bus}`,
       shop.webServed ? '' : '  Web app not built: run `npm run build:web` (npm start does this).',
       '',

@@ -43,7 +43,12 @@ const HOP_BY_HOP = new Set([
  * The distributed gateway: keeps the documented REST paths and forwards each to the owning service
  * process, streaming bodies both ways (uploads and Server-Sent Events pass through unbuffered).
  */
-export function createProxyGateway(opts: { services: Map<string, URL>; logger: Logger; metrics: Metrics }): Express {
+export function createProxyGateway(opts: {
+  services: Map<string, URL>;
+  logger: Logger;
+  metrics: Metrics;
+  mount?: (app: Express) => void;
+}): Express {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const app = express();
   app.disable('x-powered-by');
@@ -72,6 +77,8 @@ export function createProxyGateway(opts: { services: Map<string, URL>; logger: L
     res.end(await opts.metrics.registry.metrics());
   });
 
+  opts.mount?.(app);
+
   const forward = (req: Request, res: Response, target: URL) => {
     const headers: http.OutgoingHttpHeaders = {};
     for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k)) headers[k] = v;
@@ -86,7 +93,7 @@ export function createProxyGateway(opts: { services: Map<string, URL>; logger: L
         res.writeHead(up.statusCode ?? 502, out);
         if (String(up.headers['content-type']).startsWith('text/event-stream')) res.flushHeaders();
         up.pipe(res);
-        },
+      },
     );
     upstream.on('error', (err) => {
       req.log.error({ err, target: target.origin }, 'upstream failed');

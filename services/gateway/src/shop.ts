@@ -1,8 +1,11 @@
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createAccountsService } from '@shop/accounts';
 import { createCatalogService } from '@shop/catalog';
+import { createCheckoutService, createRazorpaySandbox, SANDBOX_PATH } from '@shop/checkout';
+import { createOrderService, waitForOrderOfPayment } from '@shop/order';
 import type { Config } from '@shop/shared/config/config';
-import { buildServiceApp, listen, startModules } from '@shop/shared/runtime/host';
+import { buildServiceApp, startModules } from '@shop/shared/runtime/host';
 import { createInfrastructure, SERVICE_SCHEMAS, type Infrastructure } from '@shop/shared/runtime/infrastructure';
 import { serveWebApp } from './web.ts';
 
@@ -12,6 +15,8 @@ export interface RunningShop {
   infra: Infrastructure;
   server: Server;
   webServed: boolean;
+  /** true when the built-in Razorpay sandbox stands in for Razorpay. */
+  paymentSandbox: boolean;
   close(): Promise<void>;
 }
 
@@ -20,27 +25,61 @@ export interface RunningShop {
  * configuration selects). The domain code and HTTP handlers are the ones the separate processes run.
  */
 export async function startShop(config: Config, opts: { host?: string; seed?: boolean } = {}): Promise<RunningShop> {
+  // Bind first: the sandbox and its webhooks need the real port (PORT=0 picks a free one).
+  const server = http.createServer();
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, opts.host ?? '0.0.0.0', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+
   const infra = await createInfrastructure(config, 'shop');
-  const modules = [createAccountsService(infra.context), createCatalogService(infra.context, { seed: opts.seed })];
+  const ctx = infra.context;
+  const catalog = createCatalogService(ctx, { seed: opts.seed });
+  const checkout = createCheckoutService(ctx, {
+    inventory: catalog.inventory,
+    gatewayUrl: url,
+    waitForOrder: (payment) => waitForOrderOfPayment(ctx, payment),
+  });
+  const modules = [createAccountsService(ctx), catalog, checkout, createOrderService(ctx)];
+  const sandbox = checkout.settings.sandbox
+    ? createRazorpaySandbox({
+        keyId: checkout.settings.keyId,
+        keySecret: checkout.settings.keySecret,
+        webhookSecret: checkout.settings.webhookSecret ?? undefined,
+        webhookUrl: `${url}/api/payment/webhook`,
+        basePath: SANDBOX_PATH,
+        logger: infra.logger,
+      })
+    : undefined;
   let webServed = false;
   const app = buildServiceApp(infra, modules, {
     service: 'shop',
+    before: (a) => {
+      if (sandbox) a.use(SANDBOX_PATH, sandbox.router);
+    },
     after: (a) => {
       webServed = serveWebApp(a);
     },
   });
   const running = await startModules(infra, modules, SERVICE_SCHEMAS);
-  const { server, port } = await listen(app, config.PORT, opts.host);
+  server.on('request', app);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     port,
     infra,
     server,
     webServed,
+    paymentSandbox: checkout.settings.sandbox,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      // Open push streams would hold server.close() forever: end them first.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await running.stop();
+      server.closeAllConnections();
+      await closed;
+      await sandbox?.close();
       await infra.close();
     },
   };

@@ -17,9 +17,19 @@ const Line = z.object({
   color: z.string().max(100).nullable(),
   quantity: z.number().int().min(1).max(1000),
 });
-const ReservedLine = Line.extend({ holdId: z.string().min(1).max(200), name: z.string(), image: z.string(), unitPricePaise: z.number().int(), stockSize: z.string().max(20).nullable() });
+const ReservedLine = Line.extend({
+  holdId: z.string().min(1).max(200),
+  name: z.string(),
+  image: z.string(),
+  unitPricePaise: z.number().int(),
+  stockSize: z.string().max(20).nullable(),
+});
 const ReserveBody = z.object({ reservationId: z.string().min(1).max(100), lines: z.array(Line).min(1).max(50) });
-const SettleBody = z.object({ reservationId: z.string().min(1).max(100), lines: z.array(ReservedLine).min(1).max(50), reason: z.string().max(100).optional() });
+const SettleBody = z.object({
+  reservationId: z.string().min(1).max(100),
+  lines: z.array(ReservedLine).min(1).max(50),
+  reason: z.string().max(100).optional(),
+});
 
 /** /internal/inventory/*: the InventoryPort over HTTP, for checkout running as its own process. */
 export function inventoryRouter(inventory: Inventory): Router {

@@ -16,8 +16,16 @@ export function stockSizeFor(product: Pick<ProductView, 'sizeQuantities'>, size:
 
 function shortage(product: ProductView, line: ReserveLine, stockSize: string | null, available: number): Refusal {
   return stockSize !== null
-    ? { ok: false, title: 'Size not available', message: `${product.name} - Size ${stockSize} only has ${available} item(s) available. You requested ${line.quantity}.` }
-    : { ok: false, title: 'Not enough stock', message: `${product.name} only has ${available} item(s) available. You requested ${line.quantity}.` };
+    ? {
+        ok: false,
+        title: 'Size not available',
+        message: `${product.name} - Size ${stockSize} only has ${available} item(s) available. You requested ${line.quantity}.`,
+      }
+    : {
+        ok: false,
+        title: 'Not enough stock',
+        message: `${product.name} only has ${available} item(s) available. You requested ${line.quantity}.`,
+      };
 }
 
 /**
@@ -35,16 +43,28 @@ export class Inventory implements InventoryPort {
     const planned: ReservedLine[] = [];
     for (const [i, line] of lines.entries()) {
       const product = await findProduct(this.db, line.productId);
-      if (!product) return { ok: false, title: 'Product not available', message: 'A product in your cart is no longer available' };
-      if (product.isDelisted) return { ok: false, title: 'Product not available', message: `${product.name} is no longer available` };
+      if (!product)
+        return { ok: false, title: 'Product not available', message: 'A product in your cart is no longer available' };
+      if (product.isDelisted)
+        return { ok: false, title: 'Product not available', message: `${product.name} is no longer available` };
       const stockSize = stockSizeFor(product, line.size);
       if (stockSize !== null && !(stockSize in product.sizeQuantities)) return shortage(product, line, stockSize, 0);
-      planned.push({ ...line, holdId: `${reservationId}#${i}`, name: product.name, image: product.image, unitPricePaise: Math.round(product.price * 100), stockSize });
+      planned.push({
+        ...line,
+        holdId: `${reservationId}#${i}`,
+        name: product.name,
+        image: product.image,
+        unitPricePaise: Math.round(product.price * 100),
+        stockSize,
+      });
     }
     const now = this.clock();
     const results = await Promise.allSettled(
       planned.map((l) =>
-        this.writer.execute(stockStreamId(l.productId, l.stockSize), { type: 'ReserveStock', data: { productId: l.productId, size: l.stockSize, reservationId: l.holdId, quantity: l.quantity, now } }),
+        this.writer.execute(stockStreamId(l.productId, l.stockSize), {
+          type: 'ReserveStock',
+          data: { productId: l.productId, size: l.stockSize, reservationId: l.holdId, quantity: l.quantity, now },
+        }),
       ),
     );
     const failedAt = results.findIndex((r) => r.status === 'rejected');
@@ -66,14 +86,24 @@ export class Inventory implements InventoryPort {
   async release(_reservationId: string, lines: ReservedLine[], reason = 'released'): Promise<void> {
     const now = this.clock();
     await Promise.all(
-      lines.map((l) => this.writer.execute(stockStreamId(l.productId, l.stockSize), { type: 'ReleaseStock', data: { productId: l.productId, size: l.stockSize, reservationId: l.holdId, reason, now } })),
+      lines.map((l) =>
+        this.writer.execute(stockStreamId(l.productId, l.stockSize), {
+          type: 'ReleaseStock',
+          data: { productId: l.productId, size: l.stockSize, reservationId: l.holdId, reason, now },
+        }),
+      ),
     );
   }
 
   async commit(_reservationId: string, lines: ReservedLine[]): Promise<void> {
     const now = this.clock();
     await Promise.all(
-      lines.map((l) => this.writer.execute(stockStreamId(l.productId, l.stockSize), { type: 'CommitStock', data: { productId: l.productId, size: l.stockSize, reservationId: l.holdId, now } })),
+      lines.map((l) =>
+        this.writer.execute(stockStreamId(l.productId, l.stockSize), {
+          type: 'CommitStock',
+          data: { productId: l.productId, size: l.stockSize, reservationId: l.holdId, now },
+        }),
+      ),
     );
   }
 }

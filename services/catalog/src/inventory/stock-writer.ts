@@ -49,7 +49,13 @@ export class StockWriter {
 
   /** Current available units as this writer last knew them (after catching up). */
   async available(streamId: string): Promise<number> {
-    const s = this.slots.get(streamId) ?? { state: initialStockState(), version: 0, loaded: false, queue: [], draining: false };
+    const s = this.slots.get(streamId) ?? {
+      state: initialStockState(),
+      version: 0,
+      loaded: false,
+      queue: [],
+      draining: false,
+    };
     this.slots.set(streamId, s);
     if (!s.draining) await this.catchUp(streamId, s);
     return s.state.available;
@@ -110,7 +116,10 @@ export class StockWriter {
         } catch (err) {
           s.loaded = false;
           if (err instanceof StreamVersionConflictError && attempt < maxAttempts) continue;
-          const failure = err instanceof StreamVersionConflictError ? new UnavailableError('Stock is very busy, please try again') : err;
+          const failure =
+            err instanceof StreamVersionConflictError
+              ? new UnavailableError('Stock is very busy, please try again')
+              : err;
           for (const p of batch) p.reject(failure);
           return;
         }

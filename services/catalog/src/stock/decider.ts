@@ -6,8 +6,14 @@ export type StockState = { exists: boolean; available: number; holds: Map<string
 
 export type StockCommand =
   | { type: 'SetStockLevel'; data: { productId: string; size: string | null; available: number; now: Date } }
-  | { type: 'ReserveStock'; data: { productId: string; size: string | null; reservationId: string; quantity: number; now: Date } }
-  | { type: 'ReleaseStock'; data: { productId: string; size: string | null; reservationId: string; reason: string; now: Date } }
+  | {
+      type: 'ReserveStock';
+      data: { productId: string; size: string | null; reservationId: string; quantity: number; now: Date };
+    }
+  | {
+      type: 'ReleaseStock';
+      data: { productId: string; size: string | null; reservationId: string; reason: string; now: Date };
+    }
   | { type: 'CommitStock'; data: { productId: string; size: string | null; reservationId: string; now: Date } };
 
 /** Why a reservation was refused; `available` is what could still be had. */
@@ -50,13 +56,15 @@ export function decideStock(command: StockCommand, state: StockState): StockEven
   switch (command.type) {
     case 'SetStockLevel': {
       const { available } = command.data;
-      if (!Number.isInteger(available) || available < 0) throw new ValidationError('Stock must be a whole number of at least 0');
+      if (!Number.isInteger(available) || available < 0)
+        throw new ValidationError('Stock must be a whole number of at least 0');
       if (state.exists && state.available === available) return [];
       return [{ type: 'StockLevelSet', data: { productId, size, available, at } }];
     }
     case 'ReserveStock': {
       const { reservationId, quantity } = command.data;
-      if (!Number.isInteger(quantity) || quantity < 1) throw new ValidationError('Quantity must be a whole number of at least 1');
+      if (!Number.isInteger(quantity) || quantity < 1)
+        throw new ValidationError('Quantity must be a whole number of at least 1');
       const held = state.holds.get(reservationId);
       if (held && held.status !== 'released') return []; // the same reservation again: already held
       if (state.available < quantity) throw new InsufficientStockError(Math.max(0, state.available));
@@ -65,14 +73,27 @@ export function decideStock(command: StockCommand, state: StockState): StockEven
     case 'ReleaseStock': {
       const held = state.holds.get(command.data.reservationId);
       if (!held || held.status !== 'reserved') return [];
-      return [{ type: 'StockReleased', data: { productId, size, reservationId: command.data.reservationId, quantity: held.quantity, reason: command.data.reason, at } }];
+      return [
+        {
+          type: 'StockReleased',
+          data: {
+            productId,
+            size,
+            reservationId: command.data.reservationId,
+            quantity: held.quantity,
+            reason: command.data.reason,
+            at,
+          },
+        },
+      ];
     }
     case 'CommitStock': {
       const { reservationId } = command.data;
       const held = state.holds.get(reservationId);
       if (!held) throw new ConflictError(`No reservation ${reservationId} on this stock`);
       if (held.status === 'committed') return [];
-      if (held.status === 'reserved') return [{ type: 'StockCommitted', data: { productId, size, reservationId, quantity: held.quantity, at } }];
+      if (held.status === 'reserved')
+        return [{ type: 'StockCommitted', data: { productId, size, reservationId, quantity: held.quantity, at } }];
       // Paid after the hold lapsed: take the units again if they are still there, else the payment is refunded.
       if (state.available < held.quantity) throw new InsufficientStockError(Math.max(0, state.available));
       return [

@@ -5,10 +5,19 @@ import { decideStock, evolveStock, initialStockState, InsufficientStockError, ty
 const now = new Date('2026-11-22T10:00:00Z');
 const key = { productId: 'p1', size: 'M' };
 const given = (events: StockEvent[]) => events.reduce(evolveStock, initialStockState());
-const level = (available: number): StockEvent => ({ type: 'StockLevelSet', data: { ...key, available, at: now.toISOString() } });
+const level = (available: number): StockEvent => ({
+  type: 'StockLevelSet',
+  data: { ...key, available, at: now.toISOString() },
+});
 const run = (events: StockEvent[], cmd: StockCommand) => decideStock(cmd, given(events));
-const reserve = (reservationId: string, quantity: number): StockCommand => ({ type: 'ReserveStock', data: { ...key, reservationId, quantity, now } });
-const release = (reservationId: string): StockCommand => ({ type: 'ReleaseStock', data: { ...key, reservationId, reason: 'expired', now } });
+const reserve = (reservationId: string, quantity: number): StockCommand => ({
+  type: 'ReserveStock',
+  data: { ...key, reservationId, quantity, now },
+});
+const release = (reservationId: string): StockCommand => ({
+  type: 'ReleaseStock',
+  data: { ...key, reservationId, reason: 'expired', now },
+});
 const commit = (reservationId: string): StockCommand => ({ type: 'CommitStock', data: { ...key, reservationId, now } });
 
 describe('stock decider', () => {

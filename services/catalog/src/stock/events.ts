@@ -5,11 +5,21 @@
 type StockKey = { productId: string; size: string | null };
 export type StockLevelSet = { type: 'StockLevelSet'; data: StockKey & { available: number; at: string } };
 /** Units held for a checkout until its payment arrives or the reservation expires. */
-export type StockReserved = { type: 'StockReserved'; data: StockKey & { reservationId: string; quantity: number; at: string } };
+export type StockReserved = {
+  type: 'StockReserved';
+  data: StockKey & { reservationId: string; quantity: number; at: string };
+};
 /** Held units went back on sale (reservation expired or the checkout failed). */
-export type StockReleased = { type: 'StockReleased'; data: StockKey & { reservationId: string; quantity: number; reason: string; at: string } };
+export type StockReleased = {
+  type: 'StockReleased';
+  data: StockKey & { reservationId: string; quantity: number; reason: string; at: string };
+};
 /** Held units were paid for: a sale. */
-export type StockCommitted = { type: 'StockCommitted'; data: StockKey & { reservationId: string; quantity: number; at: string } };
+export type StockCommitted = {
+  type: 'StockCommitted';
+  data: StockKey & { reservationId: string; quantity: number; at: string };
+};
 export type StockEvent = StockLevelSet | StockReserved | StockReleased | StockCommitted;
 
-export const stockStreamId = (productId: string, size: string | null) => (size === null ? `stock-${productId}` : `stock-${productId}:${size}`);
+export const stockStreamId = (productId: string, size: string | null) =>
+  size === null ? `stock-${productId}` : `stock-${productId}:${size}`;

@@ -1,3 +1,5 @@
+import type { ReservedLine } from './inventory.ts';
+
 /**
  * Integration events of the `payment-<razorpayOrderId>` streams in the checkout schema (Kafka topic
  * `shop.checkout.events`). The order service builds orders from PaymentVerified. Money is in paise.
@@ -39,7 +41,16 @@ export interface PricedOrder {
 
 export type PaymentOrderCreated = {
   type: 'PaymentOrderCreated';
-  data: PricedOrder & { razorpayOrderId: string; reservationId: string; receipt: string; currency: 'INR'; createdAt: string; expiresAt: string };
+  data: PricedOrder & {
+    razorpayOrderId: string;
+    reservationId: string;
+    /** The inventory holds taken for the lines (committed on payment, released on expiry). */
+    holds: ReservedLine[];
+    receipt: string;
+    currency: 'INR';
+    createdAt: string;
+    expiresAt: string;
+  };
 };
 
 /** Recorded once per provider order, whichever path (browser verify, webhook, reconciliation) came first. */
@@ -49,6 +60,7 @@ export type PaymentVerified = {
     razorpayOrderId: string;
     razorpayPaymentId: string;
     reservationId: string;
+    holds: ReservedLine[];
     currency: 'INR';
     via: 'checkout' | 'webhook' | 'reconciliation';
     verifiedAt: string;
@@ -56,9 +68,15 @@ export type PaymentVerified = {
 };
 
 /** The reservation lapsed unpaid: stock and coupon use were released. */
-export type PaymentOrderExpired = { type: 'PaymentOrderExpired'; data: { razorpayOrderId: string; reservationId: string; expiredAt: string } };
+export type PaymentOrderExpired = {
+  type: 'PaymentOrderExpired';
+  data: { razorpayOrderId: string; reservationId: string; expiredAt: string };
+};
 
-export type PaymentFailed = { type: 'PaymentFailed'; data: { razorpayOrderId: string; reason: string; failedAt: string } };
+export type PaymentFailed = {
+  type: 'PaymentFailed';
+  data: { razorpayOrderId: string; reason: string; failedAt: string };
+};
 
 export type PaymentEvent = PaymentOrderCreated | PaymentVerified | PaymentOrderExpired | PaymentFailed;
 

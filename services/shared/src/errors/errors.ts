@@ -41,6 +41,15 @@ export class ConflictError extends AppError {
     super('conflict', message, details);
   }
 }
+/** A refusal the shopper sees with a title and a message (e.g. 'Size not available'). */
+export class RefusedError extends ConflictError {
+  constructor(
+    readonly title: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 export class UnavailableError extends AppError {
   constructor(message: string, details?: unknown) {
     super('unavailable', message, details);

@@ -10,6 +10,8 @@ declare module 'express-serve-static-core' {
     id: string;
     /** A logger tagged with the request id. */
     log: Logger;
+    /** The JSON body's bytes as received. */
+    rawBody?: Buffer;
   }
 }
 
@@ -37,7 +39,10 @@ export function requestContext(opts: { logger: Logger; metrics: Metrics }): Requ
       metrics.httpDuration.observe({ method: req.method, route, status }, seconds);
       const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'debug';
       if (logger.isLevelEnabled(level)) {
-        req.log[level]({ method: req.method, url: req.originalUrl, status, ms: Math.round(seconds * 1e4) / 10 }, 'request completed');
+        req.log[level](
+          { method: req.method, url: req.originalUrl, status, ms: Math.round(seconds * 1e4) / 10 },
+          'request completed',
+        );
       }
     });
     next();
@@ -51,7 +56,13 @@ export function createHttpApp(opts: { logger: Logger; metrics: Metrics; jsonLimi
   app.disable('etag');
   app.set('trust proxy', 'loopback');
   app.use(requestContext(opts));
-  app.use(express.json({ limit: opts.jsonLimit ?? '1mb' }));
+  // The raw bytes are kept for signature checks (payment webhooks sign the exact body).
+  app.use(
+    express.json({
+      limit: opts.jsonLimit ?? '1mb',
+      verify: (req, _res, buf) => void ((req as { rawBody?: Buffer }).rawBody = buf),
+    }),
+  );
   return app;
 }
 
@@ -60,9 +71,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) return;
     if (err instanceof AppError) {
-      res
-        .status(httpStatusOf[err.kind])
-        .json({ message: err.message, ...(err.details && err.kind === 'validation' ? { errors: err.details } : {}) });
+      const title = (err as { title?: unknown }).title;
+      res.status(httpStatusOf[err.kind]).json({
+        message: err.message,
+        ...(typeof title === 'string' ? { title } : {}),
+        ...(err.details && err.kind === 'validation' ? { errors: err.details } : {}),
+      });
       return;
     }
     const e = err as { type?: string; status?: number; code?: string; message?: string; field?: string };

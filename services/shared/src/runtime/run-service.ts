@@ -32,8 +32,11 @@ export async function runService(
   const { server, port } = await listen(app, config.PORT);
   infra.logger.info({ port }, `${name} service listening`);
   handleProcessSignals(infra, async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // Open push streams would hold server.close() forever: end them first.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     await running.stop();
+    server.closeAllConnections();
+    await closed;
     await infra.close();
   });
 }

@@ -47,6 +47,8 @@ export function productsProjection(cache?: ProductListCache): EventConsumer {
       'ProductRelisted',
       'ProductDeleted',
       'StockLevelSet',
+      'StockReserved',
+      'StockReleased',
     ],
     async handle(event, tx) {
       const e = { type: event.type, data: event.data } as ProductEvent | StockEvent;

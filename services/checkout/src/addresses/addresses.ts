@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { retryOnConflict } from '@shop/shared/eventstore/command';
+import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
+import {
+  decideAddressBook,
+  evolveAddressBook,
+  initialAddressBookState,
+  type AddressBookCommand,
+  type AddressBookState,
+} from './address-book/decider.ts';
+import { addressBookStreamId, type AddressBookEvent, type AddressFields } from './address-book/events.ts';
+
+/** Application service: each user's saved addresses. Methods answer the stream version (for read-your-writes). */
+export class Addresses {
+  constructor(
+    private readonly store: PostgresEventStore,
+    private readonly clock: () => Date,
+  ) {}
+
+  async add(
+    userId: string,
+    fields: AddressFields,
+    opts: { makeDefault?: boolean } = {},
+  ): Promise<{ addressId: string; version: number }> {
+    const addressId = randomUUID();
+    const version = await this.run(userId, (now) => ({
+      type: 'AddAddress',
+      data: { userId, addressId, fields, makeDefault: opts.makeDefault ?? false, now },
+    }));
+    return { addressId, version };
+  }
+
+  /** Changes the given fields (others keep their value); makeDefault makes it the default address. */
+  update(
+    userId: string,
+    addressId: string,
+    changes: Partial<AddressFields>,
+    opts: { makeDefault?: boolean } = {},
+  ): Promise<number> {
+    return this.run(userId, (now) => ({
+      type: 'UpdateAddress',
+      data: { userId, addressId, changes, makeDefault: opts.makeDefault ?? false, now },
+    }));
+  }
+
+  remove(userId: string, addressId: string): Promise<number> {
+    return this.run(userId, (now) => ({ type: 'RemoveAddress', data: { userId, addressId, now } }));
+  }
+
+  private run(userId: string, command: (now: Date) => AddressBookCommand): Promise<number> {
+    const streamId = addressBookStreamId(userId);
+    return retryOnConflict(async () => {
+      const { state, version } = await this.store.aggregate<AddressBookState, AddressBookEvent>(
+        streamId,
+        evolveAddressBook,
+        initialAddressBookState(),
+      );
+      const events = decideAddressBook(command(this.clock()), state);
+      if (!events.length) return version;
+      const r = await this.store.append(streamId, version, events, { metadata: { actor: userId } });
+      return r.nextExpectedVersion;
+    });
+  }
+}

@@ -1,0 +1,20 @@
+import type { Router } from 'express';
+import type { EventConsumer } from '@shop/shared/bus/types';
+import type { ServiceContext } from '@shop/shared/runtime/service';
+import { Addresses } from './addresses.ts';
+import { addressesRouter } from './api.ts';
+import { addressesProjection } from './read-models/addresses/addresses-projection.ts';
+
+export { Addresses } from './addresses.ts';
+export type { AddressFields } from './address-book/events.ts';
+export { ADDRESSES_PROJECTION, addressesProjection } from './read-models/addresses/addresses-projection.ts';
+
+/** Saved-addresses slice of checkout: the logged-in user's address book. */
+export function createAddresses(ctx: ServiceContext): {
+  router: Router;
+  consumers: EventConsumer[];
+  addresses: Addresses;
+} {
+  const addresses = new Addresses(ctx.eventStore('checkout'), ctx.clock);
+  return { router: addressesRouter(ctx, addresses), consumers: [addressesProjection], addresses };
+}

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import {
+  decideClaimCode,
+  decideCoupon,
+  decideReleaseCode,
+  evolveCoupon,
+  evolveCouponCode,
+  initialCouponCodeState,
+  initialCouponState,
+  type CouponCommand,
+} from './decider.ts';
+import type { CouponCodeEvent, CouponEvent, CouponTerms } from './events.ts';
+
+const now = new Date('2026-11-22T10:00:00Z');
+const at = now.toISOString();
+const terms: CouponTerms = {
+  code: 'DIWALI10',
+  discount: { type: 'percentage', basisPoints: 1000, maxDiscountPaise: 20_000 },
+  minOrderPaise: 50_000,
+  usageLimit: 2,
+  validFrom: null,
+  validUntil: null,
+  description: 'Festive',
+  isActive: true,
+};
+const created: CouponEvent = { type: 'CouponCreated', data: { couponId: 'c1', ...terms, createdAt: at } };
+const reserved = (reservationId: string, discountPaise = 10_000): CouponEvent => ({
+  type: 'CouponUseReserved',
+  data: { couponId: 'c1', code: 'DIWALI10', reservationId, orderTotalPaise: 100_000, discountPaise, reservedAt: at },
+});
+const released = (reservationId: string): CouponEvent => ({
+  type: 'CouponUseReleased',
+  data: { couponId: 'c1', reservationId, releasedAt: at },
+});
+const committed = (reservationId: string): CouponEvent => ({
+  type: 'CouponUseCommitted',
+  data: { couponId: 'c1', reservationId, committedAt: at },
+});
+
+const given = (events: CouponEvent[]) => events.reduce(evolveCoupon, initialCouponState());
+const reserve = (reservationId: string, orderTotalPaise = 100_000, when = now): CouponCommand => ({
+  type: 'ReserveCouponUse',
+  data: { reservationId, orderTotalPaise, now: when },
+});
+
+describe('coupon decider: admin commands', () => {
+  it('creates once, refusing terms the domain cannot hold', () => {
+    const create = (t: CouponTerms): CouponCommand => ({
+      type: 'CreateCoupon',
+      data: { couponId: 'c1', terms: t, now },
+    });
+    expect(decideCoupon(create(terms), given([]))).toEqual([created]);
+    expect(() => decideCoupon(create(terms), given([created]))).toThrow('Coupon already exists');
+    expect(() =>
+      decideCoupon(
+        create({ ...terms, discount: { type: 'percentage', basisPoints: 10_001, maxDiscountPaise: null } }),
+        given([]),
+      ),
+    ).toThrow('Percentage discount cannot be more than 100');
+    expect(() => decideCoupon(create({ ...terms, usageLimit: 0 }), given([]))).toThrow('Usage limit');
+    expect(() =>
+      decideCoupon(create({ ...terms, validFrom: '2026-12-02', validUntil: '2026-12-01' }), given([])),
+    ).toThrow('Valid until cannot be before valid from');
+  });
+
+  it('records an update only when the terms change, and not for a deleted coupon', () => {
+    const update = (t: CouponTerms): CouponCommand => ({ type: 'UpdateCoupon', data: { terms: t, now } });
+    expect(decideCoupon(update({ ...terms }), given([created]))).toEqual([]);
+    expect(decideCoupon(update({ ...terms, isActive: false }), given([created]))).toEqual([
+      { type: 'CouponUpdated', data: { couponId: 'c1', ...terms, isActive: false, updatedAt: at } },
+    ]);
+    const deleted = decideCoupon({ type: 'DeleteCoupon', data: { now } }, given([created]));
+    expect(deleted).toEqual([{ type: 'CouponDeleted', data: { couponId: 'c1', code: 'DIWALI10', deletedAt: at } }]);
+    expect(() => decideCoupon(update(terms), given([created, ...deleted]))).toThrow('Coupon not found');
+    expect(() => decideCoupon({ type: 'DeleteCoupon', data: { now } }, given([created, ...deleted]))).toThrow(
+      'Coupon not found',
+    );
+  });
+});
+
+describe('coupon decider: uses', () => {
+  it('reserves a use with the discount: 10 % of ₹1,000 capped at ₹200', () => {
+    expect(decideCoupon(reserve('r1'), given([created]))).toEqual([reserved('r1', 10_000)]);
+    expect(decideCoupon(reserve('r1', 500_000), given([created]))).toEqual([
+      { ...reserved('r1', 20_000), data: { ...reserved('r1').data, orderTotalPaise: 500_000, discountPaise: 20_000 } },
+    ]);
+  });
+
+  it('refuses a reservation once reserved plus committed uses reach the limit', () => {
+    expect(() => decideCoupon(reserve('r3'), given([created, reserved('r1'), reserved('r2')]))).toThrow(
+      'Coupon usage limit reached',
+    );
+    expect(() =>
+      decideCoupon(reserve('r3'), given([created, reserved('r1'), committed('r1'), reserved('r2')])),
+    ).toThrow('Coupon usage limit reached');
+  });
+
+  it('frees a use when its reservation is released, not when it is committed', () => {
+    expect(decideCoupon(reserve('r3'), given([created, reserved('r1'), reserved('r2'), released('r2')]))).toHaveLength(
+      1,
+    );
+    const state = given([created, reserved('r1'), committed('r1'), reserved('r2'), released('r2')]);
+    expect(state.status === 'live' && state.usesCounted).toBe(1);
+  });
+
+  it('is idempotent per reservation: a repeat records nothing, even after the limit is reached', () => {
+    expect(decideCoupon(reserve('r1'), given([created, reserved('r1'), reserved('r2')]))).toEqual([]);
+    expect(decideCoupon(reserve('r1'), given([created, reserved('r1'), committed('r1')]))).toEqual([]);
+    expect(() => decideCoupon(reserve('r1'), given([created, reserved('r1'), released('r1')]))).toThrow('was released');
+  });
+
+  it('refuses with the shopper-facing reason', () => {
+    const with_ = (t: Partial<CouponTerms>) =>
+      given([{ type: 'CouponCreated', data: { couponId: 'c1', ...terms, ...t, createdAt: at } }]);
+    expect(() => decideCoupon(reserve('r1'), given([]))).toThrow('Invalid coupon code');
+    expect(() =>
+      decideCoupon(
+        reserve('r1'),
+        given([created, { type: 'CouponDeleted', data: { couponId: 'c1', code: 'X', deletedAt: at } }]),
+      ),
+    ).toThrow('Invalid coupon code');
+    expect(() => decideCoupon(reserve('r1'), with_({ isActive: false }))).toThrow('This coupon is not active');
+    expect(() => decideCoupon(reserve('r1'), with_({ validFrom: '2026-11-23' }))).toThrow(
+      'This coupon is not valid yet',
+    );
+    expect(() => decideCoupon(reserve('r1'), with_({ validUntil: '2026-11-21' }))).toThrow('This coupon has expired');
+    expect(() => decideCoupon(reserve('r1', 49_999), given([created]))).toThrow('Minimum order amount is ₹500');
+  });
+
+  it('commits and releases only held uses; anything else is a no-op', () => {
+    const settle = (type: 'CommitCouponUse' | 'ReleaseCouponUse', reservationId: string): CouponCommand => ({
+      type,
+      data: { reservationId, now },
+    });
+    expect(decideCoupon(settle('CommitCouponUse', 'r1'), given([created, reserved('r1')]))).toEqual([committed('r1')]);
+    expect(decideCoupon(settle('ReleaseCouponUse', 'r1'), given([created, reserved('r1')]))).toEqual([released('r1')]);
+    expect(decideCoupon(settle('CommitCouponUse', 'r1'), given([created, reserved('r1'), committed('r1')]))).toEqual(
+      [],
+    );
+    expect(decideCoupon(settle('ReleaseCouponUse', 'r1'), given([created, reserved('r1'), committed('r1')]))).toEqual(
+      [],
+    );
+    expect(decideCoupon(settle('CommitCouponUse', 'r1'), given([created, reserved('r1'), released('r1')]))).toEqual([]);
+    expect(decideCoupon(settle('ReleaseCouponUse', 'nope'), given([created]))).toEqual([]);
+    expect(decideCoupon(settle('ReleaseCouponUse', 'r1'), given([]))).toEqual([]);
+    // a checkout in flight still settles after the coupon is deleted
+    const deleted: CouponEvent = { type: 'CouponDeleted', data: { couponId: 'c1', code: 'DIWALI10', deletedAt: at } };
+    expect(decideCoupon(settle('CommitCouponUse', 'r1'), given([created, reserved('r1'), deleted]))).toEqual([
+      committed('r1'),
+    ]);
+  });
+});
+
+describe('coupon code claims', () => {
+  const givenCode = (events: CouponCodeEvent[]) => events.reduce(evolveCouponCode, initialCouponCodeState());
+  const claimed = (couponId: string): CouponCodeEvent => ({ type: 'CouponCodeClaimed', data: { code: 'X', couponId } });
+  it('lets one coupon hold a code at a time, and remembers every holder', () => {
+    expect(decideClaimCode({ code: 'X', couponId: 'c1' }, givenCode([]))).toEqual([claimed('c1')]);
+    expect(decideClaimCode({ code: 'X', couponId: 'c1' }, givenCode([claimed('c1')]))).toEqual([]);
+    expect(() => decideClaimCode({ code: 'X', couponId: 'c2' }, givenCode([claimed('c1')]))).toThrow(
+      'Coupon code already exists',
+    );
+    expect(decideReleaseCode({ code: 'X', couponId: 'c2' }, givenCode([claimed('c1')]))).toEqual([]);
+    const [release] = decideReleaseCode({ code: 'X', couponId: 'c1' }, givenCode([claimed('c1')]));
+    const state = givenCode([claimed('c1'), release!, claimed('c2')]);
+    expect(state).toEqual({ owner: 'c2', holders: ['c1', 'c2'] });
+  });
+});

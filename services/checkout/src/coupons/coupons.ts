@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { withTransaction } from '@shop/shared/db/pool';
+import { ValidationError } from '@shop/shared/errors/errors';
+import { retryOnConflict } from '@shop/shared/eventstore/command';
+import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
+import type { RecordedEvent } from '@shop/shared/eventstore/types';
+import {
+  decideClaimCode,
+  decideCoupon,
+  decideReleaseCode,
+  evolveCoupon,
+  evolveCouponCode,
+  initialCouponCodeState,
+  initialCouponState,
+  type CouponCodeState,
+  type CouponState,
+} from './coupon/decider.ts';
+import {
+  couponCodeStreamId,
+  couponStreamId,
+  normaliseCode,
+  type CouponCodeEvent,
+  type CouponEvent,
+  type CouponTerms,
+} from './coupon/events.ts';
+
+// Advisory-lock class for "one writer at a time per stream" (migrations hold 727001, outbox relays 727002).
+const STREAM_WRITER_LOCK = 727003;
+
+type Decide = (state: CouponState, tx: pg.PoolClient, out: RecordedEvent[]) => CouponEvent[] | Promise<CouponEvent[]>;
+
+/** Application service: coupon commands, and the coupon uses checkouts reserve, commit and release. */
+export class Coupons {
+  constructor(
+    private readonly store: PostgresEventStore,
+    private readonly clock: () => Date,
+  ) {}
+
+  /** Creates a coupon, claiming its code in the same transaction. */
+  async create(terms: CouponTerms, actor?: string): Promise<{ couponId: string; version: number }> {
+    const couponId = randomUUID();
+    const { version } = await this.write(couponId, actor, async (state, tx, out) => {
+      const events = decideCoupon({ type: 'CreateCoupon', data: { couponId, terms, now: this.clock() } }, state);
+      out.push(...(await this.claimCode(tx, terms.code, couponId)));
+      return events;
+    });
+    return { couponId, version };
+  }
+
+  /** Replaces a coupon's terms; moves the code claim when the code changes. Returns the stream version. */
+  async update(couponId: string, terms: CouponTerms, actor?: string): Promise<number> {
+    const { version } = await this.write(couponId, actor, async (state, tx, out) => {
+      const events = decideCoupon({ type: 'UpdateCoupon', data: { terms, now: this.clock() } }, state);
+      if (state.status === 'live' && state.terms.code !== terms.code) {
+        out.push(...(await this.claimCode(tx, terms.code, couponId)));
+        out.push(...(await this.releaseCode(tx, state.terms.code, couponId)));
+      }
+      return events;
+    });
+    return version;
+  }
+
+  /** Deletes a coupon (an event; its code becomes free). Returns the stream version. */
+  async remove(couponId: string, actor?: string): Promise<number> {
+    const { version } = await this.write(couponId, actor, async (state, tx, out) => {
+      const events = decideCoupon({ type: 'DeleteCoupon', data: { now: this.clock() } }, state);
+      if (state.status === 'live') out.push(...(await this.releaseCode(tx, state.terms.code, couponId)));
+      return events;
+    });
+    return version;
+  }
+
+  /**
+   * Holds one use of a coupon for a checkout, if the coupon applies to the order now and its usage limit
+   * is not reached (held and committed uses count). Idempotent per reservationId: a repeat answers the first
+   * result. Throws ValidationError with the shopper-facing reason when the coupon cannot be used.
+   */
+  async reserveUse(input: {
+    code: string;
+    reservationId: string;
+    orderTotalPaise: number;
+  }): Promise<{ code: string; discountPaise: number }> {
+    const code = normaliseCode(input.code);
+    if (!code) throw new ValidationError('Please enter a coupon code');
+    const claim = await this.codeClaim(code);
+    if (claim.owner === null) throw new ValidationError('Invalid coupon code');
+    const { state } = await this.write(claim.owner, undefined, (s) =>
+      decideCoupon(
+        {
+          type: 'ReserveCouponUse',
+          data: { reservationId: input.reservationId, orderTotalPaise: input.orderTotalPaise, now: this.clock() },
+        },
+        s,
+      ),
+    );
+    const use = state.status === 'none' ? undefined : state.uses[input.reservationId];
+    if (!use) throw new Error(`Coupon use ${input.reservationId} was not recorded`);
+    return { code, discountPaise: use.discountPaise };
+  }
+
+  /** Gives a held use back (payment never came). Idempotent; a no-op when nothing is held. */
+  releaseUse(code: string, reservationId: string): Promise<void> {
+    return this.settle(code, reservationId, 'ReleaseCouponUse');
+  }
+
+  /** Turns a held use into a used one (payment arrived). Idempotent; a no-op when nothing is held. */
+  commitUse(code: string, reservationId: string): Promise<void> {
+    return this.settle(code, reservationId, 'CommitCouponUse');
+  }
+
+  // The coupon may have been deleted (its code freed, even taken by a newer coupon) while the checkout
+  // was waiting for payment: look through every coupon that held the code, newest first.
+  private async settle(
+    code: string,
+    reservationId: string,
+    type: 'ReleaseCouponUse' | 'CommitCouponUse',
+  ): Promise<void> {
+    const normalised = normaliseCode(code);
+    if (!normalised) return;
+    const { holders } = await this.codeClaim(normalised);
+    for (const couponId of [...holders].reverse()) {
+      const { state } = await this.write(couponId, undefined, (s) =>
+        decideCoupon({ type, data: { reservationId, now: this.clock() } }, s),
+      );
+      if (state.status !== 'none' && state.uses[reservationId]) return;
+    }
+  }
+
+  /**
+   * Runs one command on a coupon stream in one transaction. Writers of a stream take its advisory lock
+   * before reading it, so concurrent reservations (from any process) decide one after another on fresh
+   * state instead of failing on version conflicts and retrying; the version check stays as the backstop.
+   * Returns the state after the command and the stream's version.
+   */
+  private async write(
+    couponId: string,
+    actor: string | undefined,
+    decide: Decide,
+  ): Promise<{ state: CouponState; version: number }> {
+    const streamId = couponStreamId(couponId);
+    return retryOnConflict(async () => {
+      const out: RecordedEvent[] = [];
+      const result = await withTransaction(this.store.pool, async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
+          STREAM_WRITER_LOCK,
+          `${this.store.schema}.${streamId}`,
+        ]);
+        const { state, version } = await this.store.aggregate<CouponState, CouponEvent>(
+          streamId,
+          evolveCoupon,
+          initialCouponState(),
+          tx,
+        );
+        const events = await decide(state, tx, out);
+        if (!events.length) return { state, version };
+        const r = await this.store.append(streamId, version, events, { tx, metadata: { actor } });
+        out.push(...r.events);
+        return { state: events.reduce(evolveCoupon, state), version: r.nextExpectedVersion };
+      });
+      this.store.notifyAppended(out);
+      return result;
+    });
+  }
+
+  private async codeClaim(code: string): Promise<CouponCodeState> {
+    return (
+      await this.store.aggregate<CouponCodeState, CouponCodeEvent>(
+        couponCodeStreamId(code),
+        evolveCouponCode,
+        initialCouponCodeState(),
+      )
+    ).state;
+  }
+
+  private async claimCode(tx: pg.PoolClient, code: string, couponId: string): Promise<RecordedEvent[]> {
+    return this.changeCodeClaim(tx, code, (state) => decideClaimCode({ code: normaliseCode(code), couponId }, state));
+  }
+
+  private async releaseCode(tx: pg.PoolClient, code: string, couponId: string): Promise<RecordedEvent[]> {
+    return this.changeCodeClaim(tx, code, (state) => decideReleaseCode({ code: normaliseCode(code), couponId }, state));
+  }
+
+  private async changeCodeClaim(
+    tx: pg.PoolClient,
+    code: string,
+    decide: (state: CouponCodeState) => CouponCodeEvent[],
+  ): Promise<RecordedEvent[]> {
+    const streamId = couponCodeStreamId(code);
+    const { state, version } = await this.store.aggregate<CouponCodeState, CouponCodeEvent>(
+      streamId,
+      evolveCouponCode,
+      initialCouponCodeState(),
+      tx,
+    );
+    const events = decide(state);
+    if (!events.length) return [];
+    return (await this.store.append(streamId, version, events, { tx })).events;
+  }
+}

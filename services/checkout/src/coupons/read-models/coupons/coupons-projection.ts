@@ -1,0 +1,91 @@
+import type { EventConsumer } from '@shop/shared/bus/types';
+import type { CouponEvent, CouponTerms } from '../../coupon/events.ts';
+
+export const COUPONS_PROJECTION = 'checkout.coupons';
+
+/** The terms as checkout.coupons columns, in the order of TERM_COLUMNS. */
+const termValues = (t: CouponTerms) => [
+  t.code,
+  t.discount.type,
+  t.discount.type === 'percentage' ? t.discount.basisPoints : null,
+  t.discount.type === 'fixed' ? t.discount.amountPaise : null,
+  t.discount.type === 'percentage' ? t.discount.maxDiscountPaise : null,
+  t.minOrderPaise,
+  t.usageLimit,
+  t.validFrom,
+  t.validUntil,
+  t.description,
+  t.isActive,
+];
+const TERM_COLUMNS = [
+  'code',
+  'discount_type',
+  'discount_basis_points',
+  'discount_amount_paise',
+  'max_discount_paise',
+  'min_order_paise',
+  'usage_limit',
+  'valid_from',
+  'valid_until',
+  'description',
+  'is_active',
+];
+
+/** checkout.coupons: live coupons with their use counts, for the admin list and coupon validation. */
+export const couponsProjection: EventConsumer = {
+  name: COUPONS_PROJECTION,
+  schema: 'checkout',
+  sources: ['checkout'],
+  eventTypes: [
+    'CouponCreated',
+    'CouponUpdated',
+    'CouponDeleted',
+    'CouponUseReserved',
+    'CouponUseReleased',
+    'CouponUseCommitted',
+  ],
+  async handle(event, tx) {
+    const e = { type: event.type, data: event.data } as CouponEvent;
+    switch (e.type) {
+      case 'CouponCreated': {
+        const { couponId, createdAt, ...terms } = e.data;
+        const params = TERM_COLUMNS.map((_, i) => `$${i + 3}`).join(', ');
+        await tx.query(
+          `INSERT INTO checkout.coupons (id, created_at, updated_at, ${TERM_COLUMNS.join(', ')})
+           VALUES ($1, $2, $2, ${params}) ON CONFLICT (id) DO NOTHING`,
+          [couponId, createdAt, ...termValues(terms)],
+        );
+        return;
+      }
+      case 'CouponUpdated': {
+        const { couponId, updatedAt, ...terms } = e.data;
+        const sets = TERM_COLUMNS.map((c, i) => `${c} = $${i + 3}`).join(', ');
+        await tx.query(`UPDATE checkout.coupons SET updated_at = $2, ${sets} WHERE id = $1`, [
+          couponId,
+          updatedAt,
+          ...termValues(terms),
+        ]);
+        return;
+      }
+      case 'CouponDeleted':
+        await tx.query(`DELETE FROM checkout.coupons WHERE id = $1`, [e.data.couponId]);
+        return;
+      case 'CouponUseReserved':
+        await tx.query(`UPDATE checkout.coupons SET reserved_uses = reserved_uses + 1 WHERE id = $1`, [
+          e.data.couponId,
+        ]);
+        return;
+      case 'CouponUseReleased':
+        await tx.query(`UPDATE checkout.coupons SET reserved_uses = reserved_uses - 1 WHERE id = $1`, [
+          e.data.couponId,
+        ]);
+        return;
+      case 'CouponUseCommitted':
+        await tx.query(
+          `UPDATE checkout.coupons SET reserved_uses = reserved_uses - 1, committed_uses = committed_uses + 1 WHERE id = $1`,
+          [e.data.couponId],
+        );
+        return;
+    }
+  },
+};

@@ -1,0 +1,49 @@
+import type pg from 'pg';
+import { retryOnConflict } from '@shop/shared/eventstore/command';
+import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
+import { calculateCharges, type DeliveryCharges } from './settings/charges.ts';
+import {
+  decideDeliverySettings,
+  evolveDeliverySettings,
+  initialDeliverySettingsState,
+  type DeliverySettingsState,
+} from './settings/decider.ts';
+import { DELIVERY_SETTINGS_STREAM, type DeliverySettings, type DeliverySettingsEvent } from './settings/events.ts';
+import { readDeliverySettings } from './read-models/delivery-settings/delivery-settings-queries.ts';
+
+/** Application service: delivery settings commands, and the charges an order total incurs. */
+export class Delivery {
+  constructor(
+    private readonly store: PostgresEventStore,
+    private readonly db: pg.Pool,
+    private readonly clock: () => Date,
+  ) {}
+
+  /** Changes the given settings (others keep their value). Returns the stream version (0: never saved). */
+  async changeSettings(changes: Partial<DeliverySettings>, actor?: string): Promise<number> {
+    return retryOnConflict(async () => {
+      const { state, version } = await this.store.aggregate<DeliverySettingsState, DeliverySettingsEvent>(
+        DELIVERY_SETTINGS_STREAM,
+        evolveDeliverySettings,
+        initialDeliverySettingsState(),
+      );
+      const events = decideDeliverySettings(
+        { type: 'ChangeDeliverySettings', data: { changes, now: this.clock() } },
+        state,
+      );
+      if (!events.length) return version;
+      const r = await this.store.append(DELIVERY_SETTINGS_STREAM, version, events, { metadata: { actor } });
+      return r.nextExpectedVersion;
+    });
+  }
+
+  /** The settings in force (read model; the defaults until an admin saves some). */
+  currentSettings(): Promise<DeliverySettings> {
+    return readDeliverySettings(this.db);
+  }
+
+  /** Shipping and delivery charges for an order total (after discount), by the settings in force. */
+  async quote(orderTotalPaise: number): Promise<DeliveryCharges> {
+    return calculateCharges(await this.currentSettings(), orderTotalPaise);
+  }
+}

@@ -1,0 +1,41 @@
+import type { EventConsumer } from '@shop/shared/bus/types';
+import type { DeliverySettingsEvent } from '../../settings/events.ts';
+
+export const DELIVERY_SETTINGS_PROJECTION = 'checkout.delivery_settings';
+
+/** checkout.delivery_settings: the one row of settings in force (absent = defaults). */
+export const deliverySettingsProjection: EventConsumer = {
+  name: DELIVERY_SETTINGS_PROJECTION,
+  schema: 'checkout',
+  sources: ['checkout'],
+  eventTypes: ['DeliverySettingsChanged'],
+  async handle(event, tx) {
+    const e = { type: event.type, data: event.data } as DeliverySettingsEvent;
+    switch (e.type) {
+      case 'DeliverySettingsChanged': {
+        const d = e.data;
+        await tx.query(
+          `INSERT INTO checkout.delivery_settings (singleton, is_enabled, free_shipping_threshold_paise, shipping_charge_paise,
+             free_delivery_threshold_paise, delivery_charge_paise, description, updated_at)
+           VALUES (true, $1, $2, $3, $4, $5, $6, $7)
+           ON CONFLICT (singleton) DO UPDATE SET is_enabled = EXCLUDED.is_enabled,
+             free_shipping_threshold_paise = EXCLUDED.free_shipping_threshold_paise,
+             shipping_charge_paise = EXCLUDED.shipping_charge_paise,
+             free_delivery_threshold_paise = EXCLUDED.free_delivery_threshold_paise,
+             delivery_charge_paise = EXCLUDED.delivery_charge_paise,
+             description = EXCLUDED.description, updated_at = EXCLUDED.updated_at`,
+          [
+            d.isEnabled,
+            d.freeShippingThresholdPaise,
+            d.shippingChargePaise,
+            d.freeDeliveryThresholdPaise,
+            d.deliveryChargePaise,
+            d.description,
+            d.changedAt,
+          ],
+        );
+        return;
+      }
+    }
+  },
+};

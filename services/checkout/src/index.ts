@@ -1,0 +1,113 @@
+import { Router } from 'express';
+import type { InventoryPort } from '@shop/shared/contracts/inventory';
+import { paymentStreamId } from '@shop/shared/contracts/payment-events';
+import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
+import { createAddresses } from './addresses/index.ts';
+import { createCoupons } from './coupons/index.ts';
+import { createDelivery } from './delivery/index.ts';
+import { createRazorpayProvider } from './payment-provider/razorpay-provider.ts';
+import type { PaymentProvider } from './payment-provider/provider.ts';
+import { paymentRouter } from './payment/api.ts';
+import { overdueOpenOrders, paymentOrdersProjection } from './payment/read-models/payment-orders-projection.ts';
+import { EXPIRY_JOB, Payments, RECONCILE_JOB } from './payment/payments.ts';
+import { paymentSettings, type PaymentSettings } from './payment/provider-settings.ts';
+import { settlementConsumer } from './payment/settlement-consumer.ts';
+
+export { paymentSettings, SANDBOX_PATH, type PaymentSettings } from './payment/provider-settings.ts';
+export { createRazorpaySandbox } from './payment-provider/sandbox/index.ts';
+
+export interface CheckoutOptions {
+  /** The catalog's inventory: in-process, or the catalog service over HTTP. */
+  inventory: InventoryPort;
+  /** Where the gateway answers (the sandbox's default home). */
+  gatewayUrl: string;
+  /** Read-your-writes for verify: the order number once the buyer's orders list shows it. */
+  waitForOrder(payment: {
+    razorpayOrderId: string;
+    paymentStreamId: string;
+    paymentStreamVersion: number;
+  }): Promise<string | null>;
+  /** Tests may pass their own provider. */
+  provider?: PaymentProvider;
+}
+
+/** Checkout service: delivery charges, coupons, saved addresses, and the payment saga's front half. */
+export function createCheckoutService(
+  ctx: ServiceContext,
+  opts: CheckoutOptions,
+): ServiceModule & { payments: Payments; settings: PaymentSettings } {
+  const settings = paymentSettings(ctx.config, opts.gatewayUrl);
+  const store = ctx.eventStore('checkout');
+  const delivery = createDelivery(ctx);
+  const coupons = createCoupons(ctx);
+  const addresses = createAddresses(ctx);
+  const provider =
+    opts.provider ??
+    createRazorpayProvider({ keyId: settings.keyId, keySecret: settings.keySecret, apiUrl: settings.apiUrl });
+  const payments = new Payments({
+    store,
+    inventory: opts.inventory,
+    coupons: coupons.coupons,
+    delivery: delivery.delivery,
+    provider,
+    keySecret: settings.keySecret,
+    jobs: ctx.jobs,
+    clock: ctx.clock,
+    reservationTtlMs: ctx.config.RESERVATION_TTL_SECONDS * 1000,
+    logger: ctx.logger,
+  });
+
+  const router = Router();
+  router.use(delivery.router, coupons.router, addresses.router);
+  router.use(
+    paymentRouter({
+      payments,
+      pool: ctx.pool,
+      webhookSecret: settings.webhookSecret,
+      logger: ctx.logger,
+      waitForOrder: (razorpayOrderId, version) =>
+        opts.waitForOrder({
+          razorpayOrderId,
+          paymentStreamId: paymentStreamId(razorpayOrderId),
+          paymentStreamVersion: version,
+        }),
+    }),
+  );
+
+  ctx.jobs.register<{ razorpayOrderId: string }>(EXPIRY_JOB, async ({ razorpayOrderId }) => {
+    const outcome = await payments.settleExpired(razorpayOrderId);
+    if (outcome !== 'unchanged') ctx.logger.info({ razorpayOrderId, outcome }, 'reservation expiry settled');
+  });
+  // The sweep catches what a lost expiry job would leave behind.
+  ctx.jobs.register(RECONCILE_JOB, async () => {
+    for (const id of await overdueOpenOrders(ctx.pool, ctx.clock(), 30_000)) {
+      await payments
+        .settleExpired(id)
+        .catch((err: unknown) => ctx.logger.warn({ err, razorpayOrderId: id }, 'reconciliation failed; will retry'));
+    }
+  });
+
+  return {
+    name: 'checkout',
+    payments,
+    settings,
+    router,
+    consumers: [
+      ...delivery.consumers,
+      ...coupons.consumers,
+      ...addresses.consumers,
+      paymentOrdersProjection,
+      settlementConsumer({
+        inventory: opts.inventory,
+        coupons: coupons.coupons,
+        loadOrder: async (orderId) => {
+          const { state } = await payments.load(orderId);
+          return state.status === 'none' ? null : state.order;
+        },
+      }),
+    ],
+    async start() {
+      await ctx.jobs.repeat(RECONCILE_JOB, 60_000);
+    },
+  };
+}

@@ -1,0 +1,11 @@
+export type {
+  CreateProviderOrder,
+  PaymentProvider,
+  ProviderOrder,
+  ProviderOrderStatus,
+  ProviderPayment,
+  ProviderPaymentStatus,
+} from './provider.ts';
+export { createRazorpayProvider, type RazorpayProviderOptions } from './razorpay-provider.ts';
+export { paymentSignature, verifyPaymentSignature, verifyWebhookSignature, webhookSignature } from './signatures.ts';
+export * from './sandbox/index.ts';

@@ -1,0 +1,52 @@
+/**
+ * The payment provider as checkout sees it: the subset of Razorpay's orders API the purchase saga uses.
+ * Field names and units are Razorpay's (amounts in paise, times in unix seconds) so answers pass through
+ * unchanged. Failures are AppErrors: UnavailableError when the provider cannot be reached or fails (retry
+ * later), ValidationError when it refuses the request.
+ */
+export interface PaymentProvider {
+  /** Public key id the browser's checkout needs (`key` option of `new Razorpay`). */
+  readonly keyId: string;
+  createOrder(input: CreateProviderOrder): Promise<ProviderOrder>;
+  fetchOrder(orderId: string): Promise<ProviderOrder>;
+  /** Every payment attempt made against the order, failed ones included. */
+  fetchPayments(orderId: string): Promise<ProviderPayment[]>;
+}
+
+export interface CreateProviderOrder {
+  amountPaise: number;
+  currency: 'INR';
+  /** Our reference, echoed back by the provider (at most 40 characters). */
+  receipt: string;
+  notes?: Record<string, string>;
+}
+
+export type ProviderOrderStatus = 'created' | 'attempted' | 'paid';
+
+export interface ProviderOrder {
+  id: string;
+  /** Paise. */
+  amount: number;
+  amount_paid: number;
+  amount_due: number;
+  currency: string;
+  receipt: string | null;
+  status: ProviderOrderStatus;
+  /** Unix seconds. */
+  created_at: number;
+}
+
+export type ProviderPaymentStatus = 'created' | 'authorized' | 'captured' | 'failed' | 'refunded';
+
+export interface ProviderPayment {
+  id: string;
+  order_id: string;
+  /** Paise. */
+  amount: number;
+  currency: string;
+  status: ProviderPaymentStatus;
+  method: string;
+  error_description?: string;
+  /** Unix seconds. */
+  created_at: number;
+}

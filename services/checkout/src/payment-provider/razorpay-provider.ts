@@ -1,0 +1,187 @@
+import Razorpay from 'razorpay';
+import { z } from 'zod';
+import { AppError, UnavailableError, ValidationError } from '@shop/shared/errors/errors';
+import { parseInput } from '@shop/shared/http/validation';
+import type { CreateProviderOrder, PaymentProvider, ProviderOrder, ProviderPayment } from './provider.ts';
+
+export interface RazorpayProviderOptions {
+  keyId: string;
+  keySecret: string;
+  /**
+   * Base URL of a Razorpay-compatible API (the sandbox, e.g. `http://localhost:8080/razorpay-sandbox`);
+   * unset = Razorpay itself. The SDK adds `/v1/...` to it.
+   */
+  apiUrl?: string;
+  /** Per-request timeout; the SDK has none, so a hung provider would hang checkout. */
+  timeoutMs?: number;
+}
+
+const UNREACHABLE = 'Payment provider is unreachable, please try again';
+const FAILED = 'Payment provider failed, please try again';
+const REFUSED = 'Payment provider refused the request';
+const ORDER_ID = /^order_[A-Za-z0-9]{1,40}$/;
+
+/** A PaymentProvider that talks to Razorpay (or the sandbox, given `apiUrl`) through the official SDK. */
+export function createRazorpayProvider(opts: RazorpayProviderOptions): PaymentProvider {
+  if (!opts.keyId || !opts.keySecret) throw new ValidationError('Razorpay key id and key secret are required');
+  const sdk = new Razorpay({ key_id: opts.keyId, key_secret: opts.keySecret });
+  configureHttpClient(sdk, opts);
+
+  return {
+    keyId: opts.keyId,
+
+    async createOrder(input) {
+      const order = parseInput(createOrderInput, input);
+      const answer = await call(() =>
+        sdk.orders.create({
+          amount: order.amountPaise,
+          currency: order.currency,
+          receipt: order.receipt,
+          ...(order.notes ? { notes: order.notes } : {}),
+        }),
+      );
+      return parseAnswer(providerOrder, answer);
+    },
+
+    async fetchOrder(orderId) {
+      const answer = await call(() => sdk.orders.fetch(checkOrderId(orderId)));
+      return parseAnswer(providerOrder, answer);
+    },
+
+    async fetchPayments(orderId) {
+      const answer = await call(() => sdk.orders.fetchPayments(checkOrderId(orderId)));
+      return parseAnswer(paymentCollection, answer).items;
+    },
+  };
+}
+
+/**
+ * The SDK hard-codes `https://api.razorpay.com` (node_modules/razorpay/dist/razorpay.js, `new API({ hostUrl })`)
+ * and keeps the axios instance it builds from it in `api.rq` (node_modules/razorpay/dist/api.js,
+ * `this.rq = axios.create(...)`); every call goes through `rq` with a path of `/v1/...`. Neither is in the
+ * SDK's typings, so the shape is checked here: if an SDK upgrade moves it, start-up fails instead of the
+ * sandbox keys quietly going to the real Razorpay.
+ */
+function configureHttpClient(sdk: Razorpay, opts: RazorpayProviderOptions) {
+  const rq = (sdk.api as unknown as { rq?: AxiosLike }).rq;
+  if (!rq?.defaults || !rq.interceptors?.response) {
+    throw new Error(
+      'razorpay SDK internals changed: cannot find its HTTP client (api.rq); check createRazorpayProvider',
+    );
+  }
+  if (opts.apiUrl !== undefined) rq.defaults.baseURL = apiBase(opts.apiUrl);
+  rq.defaults.timeout = opts.timeoutMs ?? 15_000;
+  // The SDK's error mapper reads `err.response.status` and so turns every network failure into a TypeError
+  // that has lost its cause. Giving such failures a response of status 0 keeps the cause for call() below.
+  rq.interceptors.response.use(undefined, (err: unknown) => {
+    if (err && typeof err === 'object' && !(err as { response?: unknown }).response) {
+      const e = err as { message?: string; code?: string };
+      return Promise.reject({
+        response: {
+          status: 0,
+          data: { error: { code: e.code ?? 'NETWORK_ERROR', description: e.message ?? String(err) } },
+        },
+      });
+    }
+    return Promise.reject(err);
+  });
+}
+
+interface AxiosLike {
+  defaults?: { baseURL?: string; timeout?: number };
+  interceptors?: { response?: { use(onOk: undefined, onError: (err: unknown) => unknown): number } };
+}
+
+/** `https://host/base`, without a trailing `/` or `/v1` (the SDK adds `/v1/...` itself). */
+function apiBase(apiUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(apiUrl);
+  } catch {
+    throw new ValidationError(`Razorpay API URL is not a URL: ${apiUrl}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ValidationError(`Razorpay API URL must be http(s): ${apiUrl}`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+/** Runs one SDK call, turning whatever it throws into an AppError that says whether to retry. */
+async function call(op: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return await op();
+  } catch (err) {
+    throw toAppError(err);
+  }
+}
+
+function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  // What the SDK throws for an HTTP answer: { statusCode, error: Razorpay's error object (if JSON) }.
+  const answer = err as { statusCode?: unknown; error?: { description?: unknown; code?: unknown } } | null;
+  const status = typeof answer?.statusCode === 'number' ? answer.statusCode : undefined;
+  const description = typeof answer?.error?.description === 'string' ? answer.error.description : undefined;
+  let mapped: AppError;
+  if (status === undefined || status === 0) mapped = new UnavailableError(UNREACHABLE);
+  // 429 is Razorpay's rate limit: the request was fine, it may succeed later.
+  else if (status >= 400 && status < 500 && status !== 429) mapped = new ValidationError(description ?? REFUSED);
+  else mapped = new UnavailableError(description ?? FAILED);
+  // Logs keep what the provider said (or the socket error); users see only the message.
+  mapped.cause =
+    answer && typeof answer === 'object' && 'error' in answer ? { statusCode: status, ...answer.error } : err;
+  return mapped;
+}
+
+function checkOrderId(orderId: string): string {
+  // The SDK pastes the id into the URL unescaped: 'order_x/payments' would call a different endpoint.
+  if (typeof orderId !== 'string' || !ORDER_ID.test(orderId)) throw new ValidationError('Invalid payment order id');
+  return orderId;
+}
+
+function parseAnswer<S extends z.ZodType>(schema: S, answer: unknown): z.infer<S> {
+  const r = schema.safeParse(answer);
+  if (r.success) return r.data;
+  const err = new UnavailableError('Payment provider gave an unexpected answer, please try again');
+  err.cause = r.error;
+  throw err;
+}
+
+const createOrderInput = z.object({
+  amountPaise: z
+    .number({ error: 'Amount must be a number of paise' })
+    .int('Amount must be a whole number of paise')
+    .min(100, 'Amount must be at least ₹1.00'),
+  currency: z.literal('INR', { error: 'Currency must be INR' }),
+  receipt: z.string().min(1, 'Receipt is required').max(40, 'Receipt must be at most 40 characters'),
+  notes: z.record(z.string(), z.string().max(256)).optional(),
+}) satisfies z.ZodType<CreateProviderOrder>;
+
+const providerOrder = z.object({
+  id: z.string(),
+  amount: z.coerce.number().int(),
+  amount_paid: z.coerce.number().int(),
+  amount_due: z.coerce.number().int(),
+  currency: z.string(),
+  receipt: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
+  status: z.enum(['created', 'attempted', 'paid']),
+  created_at: z.number().int(),
+}) satisfies z.ZodType<ProviderOrder, unknown>;
+
+const providerPayment = z.object({
+  id: z.string(),
+  order_id: z.string(),
+  amount: z.coerce.number().int(),
+  currency: z.string(),
+  status: z.enum(['created', 'authorized', 'captured', 'failed', 'refunded']),
+  method: z.string(),
+  error_description: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? undefined),
+  created_at: z.number().int(),
+}) satisfies z.ZodType<ProviderPayment, unknown>;
+
+const paymentCollection = z.object({ items: z.array(providerPayment) });

@@ -1,0 +1,182 @@
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import { UnavailableError, ValidationError } from '@shop/shared/errors/errors';
+import { rateLimit } from '@shop/shared/http/rate-limit';
+import { parseInput } from '@shop/shared/http/validation';
+import type { Logger } from '@shop/shared/observability/logger';
+import type pg from 'pg';
+import { verifyWebhookSignature } from '../payment-provider/signatures.ts';
+import { PaymentAfterExpiryError } from './decider.ts';
+import type { Payments } from './payments.ts';
+
+const REQUIRED = 'Please fill all required fields';
+const text = (max: number) => z.string().trim().max(max);
+
+/** The order create payload (seed 000 section 3); client totals are accepted and ignored. */
+const OrderData = z.object({
+  address: text(1000),
+  pincode: z.union([text(12), z.number().transform(String)]),
+  customerName: text(200),
+  customerPhone: text(30),
+  customerEmail: text(200),
+  items: z
+    .array(
+      z.object({
+        productId: z.union([z.string().trim().min(1).max(64), z.number().transform(String)]),
+        quantity: z
+          .number()
+          .int('Quantity must be a whole number')
+          .min(1, 'Quantity must be at least 1')
+          .max(100, 'At most 100 of one item'),
+        size: text(20)
+          .nullable()
+          .optional()
+          .transform((v) => v || null),
+        color: text(100)
+          .nullable()
+          .optional()
+          .transform((v) => v || null),
+      }),
+    )
+    .max(50, 'At most 50 lines per order'),
+  couponCode: text(50)
+    .nullable()
+    .optional()
+    .transform((v) => (v ? v.toUpperCase() : null)),
+  totalAmount: z.number().optional(),
+  discountAmount: z.number().optional(),
+  shippingCharge: z.number().optional(),
+  deliveryCharge: z.number().optional(),
+});
+const CreateOrderBody = z.object({
+  amount: z.number().positive().optional(),
+  currency: z.literal('INR', 'Only INR payments are supported').optional().default('INR'),
+  receipt: text(40).min(1).optional(),
+  orderData: OrderData.optional(),
+});
+const VerifyBody = z.object({
+  razorpay_order_id: z.string().trim().min(1).max(100),
+  razorpay_payment_id: z.string().trim().min(1).max(100),
+  razorpay_signature: z.string().trim().min(1).max(200),
+  orderData: z.unknown().optional(),
+});
+
+/** /api/payment/*: create-order (reserve + price + provider order), verify, webhook. */
+export function paymentRouter(deps: {
+  payments: Payments;
+  pool: pg.Pool;
+  webhookSecret: string | null;
+  logger: Logger;
+  /** Read-your-writes: the order number once the buyer's orders list shows the order (null on timeout). */
+  waitForOrder: (razorpayOrderId: string, paymentVersion: number) => Promise<string | null>;
+}): Router {
+  const r = Router();
+  const { payments } = deps;
+  // Per buyer (account, or address and e-mail for guests): a sale's crowd behind one NAT is not one buyer.
+  const buyer = (req: Request) => {
+    const body = req.body as { orderData?: { customerEmail?: unknown }; razorpay_order_id?: unknown } | undefined;
+    return req.user?.id ?? `${req.ip}|${String(body?.orderData?.customerEmail ?? body?.razorpay_order_id ?? '')}`;
+  };
+  const limit = rateLimit({
+    windowMs: 60_000,
+    max: 30,
+    message: 'Too many payment attempts, please try again in a minute',
+    key: buyer,
+  });
+
+  r.post('/api/payment/create-order', limit, async (req, res) => {
+    const body = parseInput(CreateOrderBody, req.body ?? {});
+    const data = body.orderData;
+    if (!data) throw new ValidationError('orderData is required: the server prices the order from its lines');
+    if (data.items.length === 0) throw new ValidationError('Cart is empty');
+    if (!data.customerName || !data.customerEmail || !data.customerPhone || !data.address || !data.pincode)
+      throw new ValidationError(REQUIRED);
+    if (!z.email().safeParse(data.customerEmail).success) throw new ValidationError('Please enter a valid email');
+    const order = await payments.createOrder({
+      lines: data.items.map((i) => ({ productId: i.productId, size: i.size, color: i.color, quantity: i.quantity })),
+      customer: {
+        userId: req.user?.id ?? null,
+        name: data.customerName,
+        email: data.customerEmail,
+        phone: data.customerPhone,
+      },
+      address: data.address,
+      pincode: data.pincode,
+      couponCode: data.couponCode,
+      receipt: body.receipt ?? `rcpt_${Date.now()}`,
+    });
+    res
+      .status(201)
+      .json({
+        id: order.id,
+        amount: order.amount,
+        currency: order.currency,
+        receipt: order.receipt,
+        key_id: order.key_id,
+      });
+  });
+
+  r.post('/api/payment/verify', limit, async (req, res) => {
+    const body = parseInput(VerifyBody, req.body ?? {}, 'Payment verification failed');
+    const { version } = await payments.verify({
+      orderId: body.razorpay_order_id,
+      paymentId: body.razorpay_payment_id,
+      signature: body.razorpay_signature,
+    });
+    const orderNumber = await deps.waitForOrder(body.razorpay_order_id, version);
+    if (!orderNumber)
+      throw new UnavailableError('Payment received; your order is being placed and will appear in My Orders shortly');
+    res.json({ success: true, message: 'Payment verified successfully', orderNumber });
+  });
+
+  r.post('/api/payment/webhook', async (req, res) => {
+    if (!deps.webhookSecret)
+      throw new UnavailableError('Payment webhooks are not configured (RAZORPAY_WEBHOOK_SECRET)');
+    const signature = req.headers['x-razorpay-signature'];
+    const raw = req.rawBody;
+    if (!raw || typeof signature !== 'string' || !verifyWebhookSignature(raw, signature, deps.webhookSecret)) {
+      throw new ValidationError('Invalid webhook signature');
+    }
+    const eventId = typeof req.headers['x-razorpay-event-id'] === 'string' ? req.headers['x-razorpay-event-id'] : null;
+    const body = req.body as {
+      event?: string;
+      payload?: {
+        payment?: { entity?: { id?: string; order_id?: string; error_description?: string } };
+        order?: { entity?: { id?: string } };
+      };
+    };
+    if (eventId) {
+      const seen = await deps.pool.query('SELECT 1 FROM checkout.webhook_events WHERE event_id = $1', [eventId]);
+      if (seen.rowCount) return void res.json({ status: 'duplicate' });
+    }
+    const payment = body.payload?.payment?.entity;
+    const orderId = payment?.order_id ?? body.payload?.order?.entity?.id;
+    let outcome = 'ignored';
+    if (orderId && (await payments.load(orderId)).state.status !== 'none') {
+      if ((body.event === 'order.paid' || body.event === 'payment.captured') && payment?.id) {
+        try {
+          await payments.recordPaid(orderId, payment.id, 'webhook');
+          outcome = 'recorded';
+        } catch (err) {
+          if (!(err instanceof PaymentAfterExpiryError)) throw err;
+          deps.logger.error(
+            { orderId, paymentId: payment.id },
+            'payment captured after its reservation expired: refund due',
+          );
+          outcome = 'refund_due';
+        }
+      } else if (body.event === 'payment.failed') {
+        await payments.recordFailure(orderId, payment?.error_description ?? 'Payment failed');
+        outcome = 'recorded';
+      }
+    }
+    if (eventId)
+      await deps.pool.query(
+        'INSERT INTO checkout.webhook_events (event_id, event) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [eventId, body.event ?? 'unknown'],
+      );
+    res.json({ status: outcome });
+  });
+
+  return r;
+}

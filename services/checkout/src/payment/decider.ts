@@ -1,0 +1,108 @@
+import { ConflictError, NotFoundError } from '@shop/shared/errors/errors';
+import type { PaymentEvent, PaymentOrderCreated, PricedOrder } from '@shop/shared/contracts/payment-events';
+import type { ReservedLine } from '@shop/shared/contracts/inventory';
+
+/** The provider order and what it pays for, as checkout tracks it (`payment-<razorpayOrderId>`). */
+export type PaymentOrderState =
+  | { status: 'none' }
+  | {
+      status: 'created' | 'verified' | 'expired';
+      order: PaymentOrderCreated['data'];
+      /** Set once verified. */
+      paymentId: string | null;
+      failures: number;
+    };
+
+export type PaymentCommand =
+  | { type: 'CreatePaymentOrder'; data: PaymentOrderCreated['data'] }
+  | { type: 'VerifyPayment'; data: { paymentId: string; via: 'checkout' | 'webhook' | 'reconciliation'; now: Date } }
+  | { type: 'ExpirePaymentOrder'; data: { now: Date } }
+  | { type: 'RecordPaymentFailure'; data: { reason: string; now: Date } };
+
+export const initialPaymentState = (): PaymentOrderState => ({ status: 'none' });
+
+export function evolvePayment(state: PaymentOrderState, event: PaymentEvent): PaymentOrderState {
+  switch (event.type) {
+    case 'PaymentOrderCreated':
+      return { status: 'created', order: event.data, paymentId: null, failures: 0 };
+    case 'PaymentVerified':
+      return state.status === 'none'
+        ? state
+        : { ...state, status: 'verified', paymentId: event.data.razorpayPaymentId };
+    case 'PaymentOrderExpired':
+      return state.status === 'none' ? state : { ...state, status: 'expired' };
+    case 'PaymentFailed':
+      return state.status === 'none' ? state : { ...state, failures: state.failures + 1 };
+  }
+}
+
+/** Thrown when money arrived for a reservation that had already lapsed: the payment is to be refunded. */
+export class PaymentAfterExpiryError extends ConflictError {
+  constructor() {
+    super('Your payment arrived after the reservation expired; it will be refunded. Please place the order again.');
+  }
+}
+
+export function decidePayment(command: PaymentCommand, state: PaymentOrderState): PaymentEvent[] {
+  switch (command.type) {
+    case 'CreatePaymentOrder':
+      if (state.status !== 'none') throw new ConflictError('Payment order already exists');
+      return [{ type: 'PaymentOrderCreated', data: command.data }];
+    case 'VerifyPayment': {
+      if (state.status === 'none') throw new NotFoundError('Payment order not found');
+      // Exactly once per provider order: a retried, concurrent or webhook-driven verify changes nothing.
+      if (state.status === 'verified') return [];
+      if (state.status === 'expired') throw new PaymentAfterExpiryError();
+      const { expiresAt: _e, createdAt: _c, receipt: _r, ...rest } = state.order;
+      return [
+        {
+          type: 'PaymentVerified',
+          data: {
+            ...rest,
+            razorpayPaymentId: command.data.paymentId,
+            via: command.data.via,
+            verifiedAt: command.data.now.toISOString(),
+          },
+        },
+      ];
+    }
+    case 'ExpirePaymentOrder':
+      if (state.status !== 'created') return [];
+      return [
+        {
+          type: 'PaymentOrderExpired',
+          data: {
+            razorpayOrderId: state.order.razorpayOrderId,
+            reservationId: state.order.reservationId,
+            expiredAt: command.data.now.toISOString(),
+          },
+        },
+      ];
+    case 'RecordPaymentFailure':
+      if (state.status !== 'created') return [];
+      return [
+        {
+          type: 'PaymentFailed',
+          data: {
+            razorpayOrderId: state.order.razorpayOrderId,
+            reason: command.data.reason,
+            failedAt: command.data.now.toISOString(),
+          },
+        },
+      ];
+    default: {
+      const never: never = command;
+      throw new Error(`Unknown command ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** total = max(0, subtotal - discount) + shipping + delivery (seed 000 section 9). */
+export function orderTotalPaise(
+  p: Pick<PricedOrder, 'subtotalPaise' | 'discountPaise' | 'shippingChargePaise' | 'deliveryChargePaise'>,
+): number {
+  return Math.max(0, p.subtotalPaise - p.discountPaise) + p.shippingChargePaise + p.deliveryChargePaise;
+}
+
+/** The inventory holds of a payment order's lines (kept in the created event). */
+export type HeldLines = ReservedLine[];

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { PaymentEvent, PaymentOrderCreated } from '@shop/shared/contracts/payment-events';
+import {
+  decidePayment,
+  evolvePayment,
+  initialPaymentState,
+  orderTotalPaise,
+  PaymentAfterExpiryError,
+} from './decider.ts';
+
+const now = new Date('2026-11-22T10:00:00Z');
+const created: PaymentOrderCreated = {
+  type: 'PaymentOrderCreated',
+  data: {
+    razorpayOrderId: 'order_1',
+    reservationId: 'r1',
+    holds: [],
+    receipt: 'rcpt_1',
+    currency: 'INR',
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + 900_000).toISOString(),
+    customer: { userId: 'u1', name: 'Asha', email: 'a@b.in', phone: '+91' },
+    address: 'MG Road',
+    pincode: '560001',
+    lines: [
+      {
+        productId: 'p',
+        name: 'Kurta',
+        image: '',
+        size: 'M',
+        color: null,
+        quantity: 2,
+        unitPricePaise: 49900,
+        lineTotalPaise: 99800,
+      },
+    ],
+    subtotalPaise: 99800,
+    couponCode: null,
+    discountPaise: 0,
+    shippingChargePaise: 0,
+    deliveryChargePaise: 0,
+    totalPaise: 99800,
+  },
+};
+const given = (events: PaymentEvent[]) => events.reduce(evolvePayment, initialPaymentState());
+const verify = (paymentId = 'pay_1') => ({
+  type: 'VerifyPayment' as const,
+  data: { paymentId, via: 'checkout' as const, now },
+});
+
+describe('payment order decider', () => {
+  it('records PaymentVerified once with the order it pays for', () => {
+    const [e] = decidePayment(verify(), given([created]));
+    expect(e).toMatchObject({
+      type: 'PaymentVerified',
+      data: { razorpayOrderId: 'order_1', razorpayPaymentId: 'pay_1', totalPaise: 99800, via: 'checkout' },
+    });
+    expect(decidePayment(verify(), given([created, e!]))).toEqual([]);
+    expect(decidePayment(verify('pay_2'), given([created, e!]))).toEqual([]);
+  });
+  it('refuses a verify for an unknown order', () => {
+    expect(() => decidePayment(verify(), given([]))).toThrow('Payment order not found');
+  });
+  it('expires an unpaid order once, and then a late payment is refused for refund', () => {
+    const exp = decidePayment({ type: 'ExpirePaymentOrder', data: { now } }, given([created]));
+    expect(exp.map((e) => e.type)).toEqual(['PaymentOrderExpired']);
+    expect(decidePayment({ type: 'ExpirePaymentOrder', data: { now } }, given([created, ...exp]))).toEqual([]);
+    expect(() => decidePayment(verify(), given([created, ...exp]))).toThrow(PaymentAfterExpiryError);
+  });
+  it('never expires a paid order', () => {
+    const v = decidePayment(verify(), given([created]));
+    expect(decidePayment({ type: 'ExpirePaymentOrder', data: { now } }, given([created, ...v]))).toEqual([]);
+  });
+  it('totals by the seed rule: discount never below zero, then charges', () => {
+    expect(
+      orderTotalPaise({
+        subtotalPaise: 1000,
+        discountPaise: 5000,
+        shippingChargePaise: 100,
+        deliveryChargePaise: 5000,
+      }),
+    ).toBe(5100);
+    expect(
+      orderTotalPaise({
+        subtotalPaise: 60000,
+        discountPaise: 10000,
+        shippingChargePaise: 0,
+        deliveryChargePaise: 5000,
+      }),
+    ).toBe(55000);
+  });
+});

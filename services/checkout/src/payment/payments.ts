@@ -1,0 +1,244 @@
+import { randomUUID } from 'node:crypto';
+import type { InventoryPort, ReserveLine } from '@shop/shared/contracts/inventory';
+import { paymentStreamId, type OrderCustomer, type PaymentEvent } from '@shop/shared/contracts/payment-events';
+import { RefusedError, ValidationError } from '@shop/shared/errors/errors';
+import { retryOnConflict } from '@shop/shared/eventstore/command';
+import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
+import type { JobScheduler } from '@shop/shared/jobs/types';
+import type { Logger } from '@shop/shared/observability/logger';
+import type { PaymentProvider } from '../payment-provider/provider.ts';
+import { verifyPaymentSignature } from '../payment-provider/signatures.ts';
+import {
+  decidePayment,
+  evolvePayment,
+  initialPaymentState,
+  orderTotalPaise,
+  type PaymentCommand,
+  type PaymentOrderState,
+} from './decider.ts';
+
+/** Coupon uses held with an order (the coupons slice). */
+export interface CouponUses {
+  reserveUse(input: {
+    code: string;
+    reservationId: string;
+    orderTotalPaise: number;
+  }): Promise<{ code: string; discountPaise: number }>;
+  releaseUse(code: string, reservationId: string): Promise<void>;
+  commitUse(code: string, reservationId: string): Promise<void>;
+}
+
+/** Delivery charges for an order total (the delivery slice). */
+export interface DeliveryQuotes {
+  quote(orderTotalPaise: number): Promise<{ shippingChargePaise: number; deliveryChargePaise: number }>;
+}
+
+export interface CheckoutRequest {
+  lines: ReserveLine[];
+  customer: OrderCustomer;
+  address: string;
+  pincode: string;
+  couponCode: string | null;
+  receipt: string;
+}
+
+export const EXPIRY_JOB = 'checkout.reservation-expiry';
+export const RECONCILE_JOB = 'checkout.reconcile';
+
+/**
+ * The purchase saga's front half: prices an order from the server's own prices, coupon and delivery
+ * settings, holds stock and the coupon use, creates the provider order, and records the payment once.
+ */
+export class Payments {
+  constructor(
+    private readonly deps: {
+      store: PostgresEventStore;
+      inventory: InventoryPort;
+      coupons: CouponUses;
+      delivery: DeliveryQuotes;
+      provider: PaymentProvider;
+      keySecret: string;
+      jobs: JobScheduler;
+      clock: () => Date;
+      reservationTtlMs: number;
+      logger: Logger;
+    },
+  ) {}
+
+  get keyId(): string {
+    return this.deps.provider.keyId;
+  }
+
+  /** Reserves and prices the order, then creates the provider order. All holds are undone on failure. */
+  async createOrder(req: CheckoutRequest) {
+    const { inventory, coupons, delivery, provider, store } = this.deps;
+    const reservationId = randomUUID();
+    const held = await inventory.reserve(reservationId, req.lines);
+    if (!held.ok) throw new RefusedError(held.title, held.message);
+    let couponCode: string | null = null;
+    try {
+      const lines = held.lines.map((l) => ({
+        productId: l.productId,
+        name: l.name,
+        image: l.image,
+        size: l.size,
+        color: l.color,
+        quantity: l.quantity,
+        unitPricePaise: l.unitPricePaise,
+        lineTotalPaise: l.unitPricePaise * l.quantity,
+      }));
+      const subtotalPaise = lines.reduce((sum, l) => sum + l.lineTotalPaise, 0);
+      let discountPaise = 0;
+      if (req.couponCode) {
+        const use = await coupons.reserveUse({ code: req.couponCode, reservationId, orderTotalPaise: subtotalPaise });
+        couponCode = use.code;
+        discountPaise = use.discountPaise;
+      }
+      // Checkout quotes delivery on the subtotal after discount (seed 000 section 7).
+      const charges = await delivery.quote(Math.max(0, subtotalPaise - discountPaise));
+      const priced = {
+        subtotalPaise,
+        discountPaise,
+        shippingChargePaise: charges.shippingChargePaise,
+        deliveryChargePaise: charges.deliveryChargePaise,
+      };
+      const totalPaise = orderTotalPaise(priced);
+      if (totalPaise < 100) throw new ValidationError('Order total must be at least ₹1.00');
+      const providerOrder = await provider.createOrder({
+        amountPaise: totalPaise,
+        currency: 'INR',
+        receipt: req.receipt.slice(0, 40),
+        notes: { reservationId },
+      });
+      const now = this.deps.clock();
+      const command: PaymentCommand = {
+        type: 'CreatePaymentOrder',
+        data: {
+          razorpayOrderId: providerOrder.id,
+          reservationId,
+          holds: held.lines,
+          receipt: req.receipt,
+          currency: 'INR',
+          createdAt: now.toISOString(),
+          expiresAt: new Date(now.getTime() + this.deps.reservationTtlMs).toISOString(),
+          customer: req.customer,
+          address: req.address,
+          pincode: req.pincode,
+          lines,
+          couponCode,
+          ...priced,
+          totalPaise,
+        },
+      };
+      await store.append(
+        paymentStreamId(providerOrder.id),
+        'no_stream',
+        decidePayment(command, initialPaymentState()),
+        {
+          metadata: { actor: req.customer.userId ?? 'guest', correlationId: reservationId },
+        },
+      );
+      // A lost job is caught by the reconciliation sweep; the reservation never outlives its order.
+      await this.deps.jobs
+        .schedule(
+          EXPIRY_JOB,
+          { razorpayOrderId: providerOrder.id },
+          { delayMs: this.deps.reservationTtlMs, jobId: providerOrder.id },
+        )
+        .catch((err: unknown) =>
+          this.deps.logger.warn({ err, razorpayOrderId: providerOrder.id }, 'could not schedule reservation expiry'),
+        );
+      return {
+        id: providerOrder.id,
+        amount: totalPaise,
+        currency: 'INR' as const,
+        receipt: req.receipt,
+        key_id: provider.keyId,
+        reservationId,
+      };
+    } catch (err) {
+      await inventory
+        .release(reservationId, held.lines)
+        .catch((e: unknown) => this.deps.logger.error({ err: e, reservationId }, 'release after failed checkout'));
+      if (couponCode)
+        await coupons
+          .releaseUse(couponCode, reservationId)
+          .catch((e: unknown) =>
+            this.deps.logger.error({ err: e, reservationId }, 'coupon release after failed checkout'),
+          );
+      throw err;
+    }
+  }
+
+  /** Checks the browser's signature against the stored provider order, then records the payment once. */
+  async verify(input: { orderId: string; paymentId: string; signature: string }): Promise<{ version: number }> {
+    const { state } = await this.load(input.orderId);
+    const genuine =
+      state.status !== 'none' &&
+      verifyPaymentSignature({
+        orderId: state.order.razorpayOrderId,
+        paymentId: input.paymentId,
+        signature: input.signature,
+        secret: this.deps.keySecret,
+      });
+    if (!genuine) throw new ValidationError('Payment verification failed');
+    return this.recordPaid(input.orderId, input.paymentId, 'checkout');
+  }
+
+  /** Records PaymentVerified unless already recorded (any path: browser, webhook, reconciliation). */
+  async recordPaid(
+    orderId: string,
+    paymentId: string,
+    via: 'checkout' | 'webhook' | 'reconciliation',
+  ): Promise<{ version: number }> {
+    return retryOnConflict(async () => {
+      const { state, version } = await this.load(orderId);
+      const events = decidePayment({ type: 'VerifyPayment', data: { paymentId, via, now: this.deps.clock() } }, state);
+      if (events.length === 0) return { version };
+      const r = await this.deps.store.append(paymentStreamId(orderId), version, events, { metadata: { actor: via } });
+      return { version: r.nextExpectedVersion };
+    }, 10);
+  }
+
+  async recordFailure(orderId: string, reason: string): Promise<void> {
+    await retryOnConflict(async () => {
+      const { state, version } = await this.load(orderId);
+      const events = decidePayment({ type: 'RecordPaymentFailure', data: { reason, now: this.deps.clock() } }, state);
+      if (events.length)
+        await this.deps.store.append(paymentStreamId(orderId), version, events, { metadata: { actor: 'webhook' } });
+    });
+  }
+
+  /**
+   * Settles an unpaid order whose hold ran out: if the provider took the money after all (closed browser,
+   * lost webhook) it is recorded as paid, else the order expires and its holds are released.
+   */
+  async settleExpired(orderId: string): Promise<'paid' | 'expired' | 'unchanged'> {
+    const { state } = await this.load(orderId);
+    if (state.status !== 'created') return 'unchanged';
+    const paid = (await this.deps.provider.fetchPayments(orderId)).find(
+      (p) => p.status === 'captured' || p.status === 'authorized',
+    );
+    if (paid) {
+      await this.recordPaid(orderId, paid.id, 'reconciliation');
+      return 'paid';
+    }
+    return retryOnConflict(async () => {
+      const current = await this.load(orderId);
+      const events = decidePayment({ type: 'ExpirePaymentOrder', data: { now: this.deps.clock() } }, current.state);
+      if (!events.length) return 'unchanged' as const;
+      await this.deps.store.append(paymentStreamId(orderId), current.version, events, {
+        metadata: { actor: 'expiry' },
+      });
+      return 'expired' as const;
+    });
+  }
+
+  async load(orderId: string): Promise<{ state: PaymentOrderState; version: number }> {
+    return this.deps.store.aggregate<PaymentOrderState, PaymentEvent>(
+      paymentStreamId(orderId),
+      evolvePayment,
+      initialPaymentState(),
+    );
+  }
+}

@@ -1,0 +1,296 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxPay } from '../payment-provider/sandbox/sandbox-pay.ts';
+import { startTestShop, type TestShop } from '../../../../tests/support/test-shop.ts';
+import { waitUntil } from '../../../../tests/support/http.ts';
+
+interface CreateOrderAnswer {
+  id: string;
+  amount: number;
+  currency: string;
+  receipt: string;
+  key_id: string;
+  message?: string;
+  title?: string;
+}
+interface Order {
+  orderNumber: string;
+  totalAmount: number;
+  discountAmount: number;
+  couponCode: string | null;
+  razorpayOrderId: string;
+}
+
+let shop: TestShop;
+let admin: string;
+beforeAll(async () => {
+  // a short hold so the expiry test can watch it lapse
+  shop = await startTestShop({ env: { RESERVATION_TTL_SECONDS: '2' } });
+  admin = await shop.login();
+});
+afterAll(() => shop.stop());
+
+const sandbox = () => `${shop.url}/razorpay-sandbox`;
+
+async function createProduct(fields: Record<string, string>): Promise<string> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  const r = await shop.api<{ id: string }>('POST', '/api/products', { token: admin, form });
+  expect(r.status).toBe(201);
+  return r.body.id;
+}
+
+const orderData = (
+  buyer: number,
+  items: Array<{ productId: string; quantity: number; size?: string | null }>,
+  extra: Record<string, unknown> = {},
+) => ({
+  address: '12 MG Road, Bengaluru',
+  pincode: '560001',
+  customerName: `Buyer ${buyer}`,
+  customerPhone: '+919800000000',
+  customerEmail: `buyer${buyer}@example.in`,
+  items: items.map((i) => ({ color: null, size: null, ...i })),
+  couponCode: null,
+  totalAmount: 0,
+  discountAmount: 0,
+  shippingCharge: 0,
+  deliveryCharge: 0,
+  ...extra,
+});
+
+const createOrder = (
+  buyer: number,
+  items: Array<{ productId: string; quantity: number; size?: string | null }>,
+  extra: Record<string, unknown> = {},
+  token?: string,
+) =>
+  shop.api<CreateOrderAnswer>('POST', '/api/payment/create-order', {
+    token,
+    body: {
+      amount: 1,
+      currency: 'INR',
+      receipt: `rcpt_${buyer}_${Date.now()}`,
+      orderData: orderData(buyer, items, extra),
+    },
+  });
+
+const verify = (p: { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string }) =>
+  shop.api<{ success: boolean; message: string; orderNumber: string }>('POST', '/api/payment/verify', { body: p });
+
+async function adminOrders(): Promise<Order[]> {
+  return (await shop.api<Order[]>('GET', '/api/orders/admin/all', { token: admin })).body;
+}
+
+describe('purchase saga through the gateway', () => {
+  it('300 concurrent buyers for 30 units: exactly 30 orders, stock 0 and never negative, every loser told why', async () => {
+    const productId = await createProduct({ name: 'Flash Kurta', price: '999', quantity: '30', category: 'Men' });
+    const attempts = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => createOrder(1000 + i, [{ productId, quantity: 1 }])),
+    );
+    const won = attempts.filter((a) => a.status === 201);
+    const lost = attempts.filter((a) => a.status !== 201);
+    expect(won).toHaveLength(30);
+    expect(lost).toHaveLength(270);
+    for (const l of lost) {
+      expect(l.status).toBe(409);
+      expect(l.body.message).toBe('Flash Kurta only has 0 item(s) available. You requested 1.');
+    }
+    expect(new Set(won.map((w) => w.body.id)).size).toBe(30);
+    for (const w of won) expect(w.body).toMatchObject({ amount: 99900, currency: 'INR', key_id: 'rzp_test_sandbox' }); // free delivery from ₹500
+
+    const paid = await Promise.all(won.map(async (w) => verify(await sandboxPay(sandbox(), w.body.id))));
+    expect(paid.every((p) => p.status === 200 && p.body.success && p.body.orderNumber)).toBe(true);
+    expect(new Set(paid.map((p) => p.body.orderNumber)).size).toBe(30);
+
+    const orders = (await adminOrders()).filter((o) => won.some((w) => w.body.id === o.razorpayOrderId));
+    expect(orders).toHaveLength(30);
+    await waitUntil(
+      async () => (await shop.api<{ quantity: number }>('GET', `/api/products/${productId}`)).body.quantity === 0,
+      'the list to show 0 left',
+    );
+    const { rows } = await shop.db.pool.query(
+      `SELECT type, count(*)::int AS n FROM catalog.events WHERE stream_id = $1 GROUP BY type`,
+      [`stock-${productId}`],
+    );
+    const counts = Object.fromEntries(rows.map((r) => [r.type, r.n]));
+    expect(counts).toMatchObject({ StockLevelSet: 1, StockReserved: 30 });
+    // every reservation becomes a sale once the settlement consumer has run
+    await waitUntil(async () => {
+      const r = await shop.db.pool.query(
+        `SELECT count(*)::int AS n FROM catalog.events WHERE stream_id = $1 AND type = 'StockCommitted'`,
+        [`stock-${productId}`],
+      );
+      return r.rows[0].n === 30;
+    }, '30 committed sales');
+    // never below zero at any point: replay the stream
+    const events = await shop.db.pool.query(
+      `SELECT type, data FROM catalog.events WHERE stream_id = $1 ORDER BY stream_version`,
+      [`stock-${productId}`],
+    );
+    let available = 0;
+    for (const e of events.rows) {
+      if (e.type === 'StockLevelSet') available = e.data.available;
+      if (e.type === 'StockReserved') available -= e.data.quantity;
+      if (e.type === 'StockReleased') available += e.data.quantity;
+      expect(available).toBeGreaterThanOrEqual(0);
+    }
+    expect(available).toBe(0);
+  });
+
+  it('a coupon with usage limit 5 used by 50 concurrent checkouts gives exactly 5 discounted orders', async () => {
+    const productId = await createProduct({ name: 'Coupon Tee', price: '1000', quantity: '100', category: 'Men' });
+    const c = await shop.api('POST', '/api/coupons', {
+      token: admin,
+      body: {
+        code: 'FLASH5',
+        discountType: 'percentage',
+        discountValue: 10,
+        minOrderAmount: 0,
+        usageLimit: 5,
+        isActive: true,
+      },
+    });
+    expect(c.status).toBeLessThan(300);
+    const attempts = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        createOrder(2000 + i, [{ productId, quantity: 1 }], { couponCode: 'flash5' }),
+      ),
+    );
+    const won = attempts.filter((a) => a.status === 201);
+    expect(won).toHaveLength(5);
+    for (const w of won) expect(w.body.amount).toBe(90000);
+    for (const l of attempts.filter((a) => a.status !== 201)) expect(l.body.message).toMatch(/limit/i);
+    await Promise.all(won.map(async (w) => verify(await sandboxPay(sandbox(), w.body.id))));
+    const discounted = (await adminOrders()).filter((o) => o.couponCode === 'FLASH5');
+    expect(discounted).toHaveLength(5);
+    for (const o of discounted) expect(o.discountAmount).toBe(100);
+    // the losers' holds were given back: 95 left
+    // (the product list is a projection: it shows the releases a moment later)
+    await waitUntil(
+      async () => (await shop.api<{ quantity: number }>('GET', `/api/products/${productId}`)).body.quantity === 95,
+      'stock back to 95',
+    );
+  });
+
+  it('20 concurrent verifies of one payment make one order and all answer the same', async () => {
+    const productId = await createProduct({ name: 'Verify Saree', price: '2500', quantity: '5', category: 'Women' });
+    const order = await createOrder(3000, [{ productId, quantity: 1 }]);
+    expect(order.status).toBe(201);
+    const payment = await sandboxPay(sandbox(), order.body.id);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => verify(payment)));
+    expect(answers.every((a) => a.status === 200 && a.body.success)).toBe(true);
+    expect(new Set(answers.map((a) => a.body.orderNumber)).size).toBe(1);
+    expect((await adminOrders()).filter((o) => o.razorpayOrderId === order.body.id)).toHaveLength(1);
+    const verified = await shop.db.pool.query(
+      `SELECT count(*)::int AS n FROM checkout.events WHERE stream_id = $1 AND type = 'PaymentVerified'`,
+      [`payment-${order.body.id}`],
+    );
+    expect(verified.rows[0].n).toBe(1);
+  });
+
+  it('charges the server price whatever the client claims, and a forged signature places no order', async () => {
+    const productId = await createProduct({ name: 'Tamper Jacket', price: '3299', quantity: '5', category: 'Men' });
+    const order = await createOrder(4000, [{ productId, quantity: 2 }], {
+      totalAmount: 1,
+      discountAmount: 6000,
+      shippingCharge: 0,
+      deliveryCharge: 0,
+    });
+    expect(order.status).toBe(201);
+    expect(order.body.amount).toBe(659800); // 2 x 3299.00; free delivery above ₹500
+    const provider = await fetch(`${sandbox()}/v1/orders/${order.body.id}`, {
+      headers: { authorization: `Basic ${Buffer.from('rzp_test_sandbox:x').toString('base64')}` },
+    });
+    expect([200, 401]).toContain(provider.status);
+
+    const forged = await verify({
+      razorpay_order_id: order.body.id,
+      razorpay_payment_id: 'pay_forged00000000',
+      razorpay_signature: 'f'.repeat(64),
+    });
+    expect(forged).toMatchObject({ status: 400, body: { message: 'Payment verification failed' } });
+    const unknown = await verify({
+      razorpay_order_id: 'order_nope',
+      razorpay_payment_id: 'pay_x',
+      razorpay_signature: 'ab',
+    });
+    expect(unknown.status).toBe(400);
+    expect((await adminOrders()).some((o) => o.razorpayOrderId === order.body.id)).toBe(false);
+    const verified = await shop.db.pool.query(
+      `SELECT count(*)::int AS n FROM checkout.events WHERE stream_id = $1 AND type = 'PaymentVerified'`,
+      [`payment-${order.body.id}`],
+    );
+    expect(verified.rows[0].n).toBe(0);
+  });
+
+  it('refuses bad checkouts with the seed messages', async () => {
+    const productId = await createProduct({
+      name: 'Sized Shirt',
+      price: '1500',
+      quantity: '0',
+      category: 'Men',
+      sizeQuantities: JSON.stringify({ S: 1, M: 2 }),
+    });
+    expect((await createOrder(5000, [])).body.message).toBe('Cart is empty');
+    expect((await createOrder(5001, [{ productId, quantity: 3, size: 'M' }])).body).toMatchObject({
+      title: 'Size not available',
+      message: 'Sized Shirt - Size M only has 2 item(s) available. You requested 3.',
+    });
+    const r = await shop.api<{ message: string }>('POST', '/api/payment/create-order', {
+      body: { orderData: { ...orderData(5002, [{ productId, quantity: 1, size: 'S' }]), customerName: '' } },
+    });
+    expect(r).toMatchObject({ status: 400, body: { message: 'Please fill all required fields' } });
+    await shop.api('PUT', `/api/products/${productId}/delist`, { token: admin, body: { isDelisted: true } });
+    expect((await createOrder(5003, [{ productId, quantity: 1, size: 'S' }])).body.message).toBe(
+      'Sized Shirt is no longer available',
+    );
+  });
+
+  it('a closed browser still yields an order: the provider webhook drives the same path', async () => {
+    const productId = await createProduct({ name: 'Webhook Dupatta', price: '799', quantity: '3', category: 'Women' });
+    const order = await createOrder(6000, [{ productId, quantity: 1 }]);
+    await sandboxPay(sandbox(), order.body.id); // the shopper paid, then closed the tab: no verify call
+    const placed = await waitUntil(
+      async () => (await adminOrders()).find((o) => o.razorpayOrderId === order.body.id),
+      'the webhook-placed order',
+    );
+    expect(placed.totalAmount).toBe(799); // at or above the ₹500 free-delivery threshold
+  });
+
+  it('an unpaid reservation expires and gives back its stock and coupon use', async () => {
+    const productId = await createProduct({ name: 'Expiry Lehenga', price: '1999', quantity: '1', category: 'Kids' });
+    await shop.api('POST', '/api/coupons', {
+      token: admin,
+      body: {
+        code: 'ONCE',
+        discountType: 'fixed',
+        discountValue: 100,
+        minOrderAmount: 0,
+        usageLimit: 1,
+        isActive: true,
+      },
+    });
+    const first = await createOrder(7000, [{ productId, quantity: 1 }], { couponCode: 'ONCE' });
+    expect(first.status).toBe(201);
+    expect((await createOrder(7001, [{ productId, quantity: 1 }])).status).toBe(409);
+    // after the 2 s hold, stock and the coupon use are back
+    let buyer = 7100;
+    const again = await waitUntil(
+      async () => {
+        const r = await createOrder(buyer++, [{ productId, quantity: 1 }], { couponCode: 'ONCE' });
+        return r.status === 201 ? r : undefined;
+      },
+      'the hold to lapse',
+      20_000,
+    );
+    expect(again.body.amount).toBe(199900 - 10000);
+    const expired = await shop.db.pool.query(
+      `SELECT count(*)::int AS n FROM checkout.events WHERE stream_id = $1 AND type = 'PaymentOrderExpired'`,
+      [`payment-${first.body.id}`],
+    );
+    expect(expired.rows[0].n).toBe(1);
+    // a payment for the lapsed order is refused for refund, and no order is made
+    const late = await verify(await sandboxPay(sandbox(), first.body.id));
+    expect(late.status).toBe(409);
+  });
+});

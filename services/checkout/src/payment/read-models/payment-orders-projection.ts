@@ -1,0 +1,58 @@
+import type { EventConsumer } from '@shop/shared/bus/types';
+import type { PaymentEvent } from '@shop/shared/contracts/payment-events';
+
+export const PAYMENT_ORDERS_PROJECTION = 'checkout.payment_orders';
+
+/** checkout.payment_orders: open provider orders for the reconciliation sweep and operators. */
+export const paymentOrdersProjection: EventConsumer = {
+  name: PAYMENT_ORDERS_PROJECTION,
+  schema: 'checkout',
+  sources: ['checkout'],
+  eventTypes: ['PaymentOrderCreated', 'PaymentVerified', 'PaymentOrderExpired', 'PaymentFailed'],
+  async handle(event, tx) {
+    const e = { type: event.type, data: event.data } as PaymentEvent;
+    switch (e.type) {
+      case 'PaymentOrderCreated': {
+        const d = e.data;
+        await tx.query(
+          `INSERT INTO checkout.payment_orders (razorpay_order_id, reservation_id, user_id, status, total_paise, created_at, expires_at, updated_at)
+           VALUES ($1, $2, $3, 'created', $4, $5, $6, $5) ON CONFLICT (razorpay_order_id) DO NOTHING`,
+          [d.razorpayOrderId, d.reservationId, d.customer.userId, d.totalPaise, d.createdAt, d.expiresAt],
+        );
+        return;
+      }
+      case 'PaymentVerified':
+        await tx.query(
+          `UPDATE checkout.payment_orders SET status = 'verified', payment_id = $2, updated_at = $3 WHERE razorpay_order_id = $1`,
+          [e.data.razorpayOrderId, e.data.razorpayPaymentId, e.data.verifiedAt],
+        );
+        return;
+      case 'PaymentOrderExpired':
+        await tx.query(
+          `UPDATE checkout.payment_orders SET status = 'expired', updated_at = $2 WHERE razorpay_order_id = $1`,
+          [e.data.razorpayOrderId, e.data.expiredAt],
+        );
+        return;
+      case 'PaymentFailed':
+        await tx.query(
+          `UPDATE checkout.payment_orders SET failures = failures + 1, updated_at = $2 WHERE razorpay_order_id = $1`,
+          [e.data.razorpayOrderId, e.data.failedAt],
+        );
+        return;
+    }
+  },
+};
+
+/** Open orders past their hold (plus a grace period), oldest first. */
+export async function overdueOpenOrders(
+  db: { query: (sql: string, params: unknown[]) => Promise<{ rows: Array<{ razorpay_order_id: string }> }> },
+  now: Date,
+  graceMs: number,
+  limit = 200,
+): Promise<string[]> {
+  const { rows } = await db.query(
+    `SELECT razorpay_order_id FROM checkout.payment_orders WHERE status = 'created' AND expires_at < $1 ORDER BY expires_at LIMIT $2`,
+    [new Date(now.getTime() - graceMs).toISOString(), limit],
+  );
+  return rows.map((r) => r.razorpay_order_id);
+}

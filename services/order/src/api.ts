@@ -1,0 +1,85 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { requireAdmin, requireAuth } from '@shop/shared/auth/tokens';
+import { NotFoundError, UnavailableError } from '@shop/shared/errors/errors';
+import { parseInput } from '@shop/shared/http/validation';
+import type { ServiceContext } from '@shop/shared/runtime/service';
+import { DELIVERY_STATUSES } from './order/events.ts';
+import type { Orders, Written } from './orders.ts';
+import type { OrderPushHub } from './push/order-push-hub.ts';
+import { dashboardStats } from './read-models/orders/dashboard-stats.ts';
+import { ORDERS_PROJECTION } from './read-models/orders/orders-projection.ts';
+import { findOrder, listAllOrders, listOrdersOfUser } from './read-models/orders/orders-queries.ts';
+
+const STATUS_MESSAGE = 'deliveryStatus must be Processing, Out for Delivery or Delivered';
+const StatusBody = z.object({ deliveryStatus: z.enum(DELIVERY_STATUSES, STATUS_MESSAGE) }, STATUS_MESSAGE);
+const OrderNumberParam = z.object({
+  orderNumber: z.string().regex(/^[A-Za-z0-9-]{1,40}$/, 'Bad order number'),
+});
+
+/** Routes of the order service: /api/orders/... */
+export function ordersRouter(ctx: ServiceContext, deps: { orders: Orders; push: OrderPushHub }): Router {
+  const r = Router();
+  const { orders, push } = deps;
+
+  /** Read-your-writes: the answer (and the admin's next list) shows the command's effect. */
+  const caughtUp = async (written: Written) => {
+    const ok = await ctx.waitForProjection({
+      schema: 'orders',
+      consumer: ORDERS_PROJECTION,
+      ...written,
+      timeoutMs: 5000,
+    });
+    if (!ok) throw new UnavailableError('Saved, but the order list has not caught up yet; refresh in a moment');
+  };
+  const readBack = async (orderNumber: string) => {
+    const order = await findOrder(ctx.pool, orderNumber);
+    if (!order) throw new NotFoundError('Order not found');
+    return order;
+  };
+
+  r.get('/api/orders', requireAuth, async (req, res) => {
+    res.json(await listOrdersOfUser(ctx.pool, req.user!.id));
+  });
+
+  /**
+   * Push (Server-Sent Events). EventSource cannot set headers, so the browser passes its token in the
+   * query: `new EventSource('/api/orders/stream?access_token=' + encodeURIComponent(token))`. The shared
+   * authenticate() middleware accepts it there as well as in `Authorization: Bearer`. Events: `ready`
+   * ({userId, isAdmin}) first, after which the client (re)loads its list; then `order` (a full order, or
+   * {orderNumber, deleted: true}) for every change it may see, and for admins `stats` (the dashboard
+   * figures) once on connect and after each change.
+   */
+  r.get('/api/orders/stream', requireAuth, (req, res) => {
+    push.open(req, res, req.user!);
+  });
+
+  r.get('/api/orders/admin/all', requireAdmin, async (_req, res) => {
+    res.json(await listAllOrders(ctx.pool));
+  });
+
+  r.get('/api/orders/admin/stats', requireAdmin, async (_req, res) => {
+    res.json(await dashboardStats(ctx.pool));
+  });
+
+  r.patch('/api/orders/admin/:orderNumber/status', requireAdmin, async (req, res) => {
+    const { orderNumber } = parseInput(OrderNumberParam, req.params);
+    const { deliveryStatus } = parseInput(StatusBody, req.body ?? {}, STATUS_MESSAGE);
+    await caughtUp(await orders.changeDeliveryStatus(orderNumber, deliveryStatus, req.user!.id));
+    res.json({ message: 'Delivery status updated', ...(await readBack(orderNumber)) });
+  });
+
+  r.patch('/api/orders/admin/:orderNumber/seen', requireAdmin, async (req, res) => {
+    const { orderNumber } = parseInput(OrderNumberParam, req.params);
+    await caughtUp(await orders.markSeen(orderNumber, req.user!.id));
+    res.json({ message: 'Order marked as seen', ...(await readBack(orderNumber)) });
+  });
+
+  r.delete('/api/orders/admin/:orderNumber', requireAdmin, async (req, res) => {
+    const { orderNumber } = parseInput(OrderNumberParam, req.params);
+    await caughtUp(await orders.delete(orderNumber, req.user!.id));
+    res.json({ message: 'Order deleted', orderNumber });
+  });
+
+  return r;
+}

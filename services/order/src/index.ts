@@ -1,0 +1,46 @@
+import type { EventConsumer } from '@shop/shared/bus/types';
+import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
+import { ordersRouter } from './api.ts';
+import { Orders } from './orders.ts';
+import { orderPlacement } from './placement/order-placement.ts';
+import { OrderPushHub, type OrderPushOptions } from './push/order-push-hub.ts';
+import { ordersProjection } from './read-models/orders/orders-projection.ts';
+
+export { DELIVERY_STATUSES, orderStreamId, type DeliveryStatus, type OrderEvent } from './order/events.ts';
+export { findOrderNumberByPayment, ORDER_PLACEMENT_CONSUMER, orderPlacement } from './placement/order-placement.ts';
+export { waitForOrderOfPayment } from './placement/wait-for-order.ts';
+export { ORDERS_PROJECTION, ordersProjection } from './read-models/orders/orders-projection.ts';
+export type { OrderView } from './read-models/orders/orders-queries.ts';
+export type { DashboardStats } from './read-models/orders/dashboard-stats.ts';
+export { ORDER_CHANGES_CHANNEL } from './push/order-changes.ts';
+export type { OrderPushOptions } from './push/order-push-hub.ts';
+
+export interface OrderService extends ServiceModule {
+  orders: Orders;
+  push: OrderPushHub;
+  placement: EventConsumer;
+  projection: EventConsumer;
+}
+
+/**
+ * Order service: places orders from verified payments, serves /api/orders (own orders, admin list,
+ * status, seen, delete, dashboard figures) and pushes order changes over Server-Sent Events.
+ */
+export function createOrderService(ctx: ServiceContext, opts: { push?: OrderPushOptions } = {}): OrderService {
+  const store = ctx.eventStore('orders');
+  const orders = new Orders(store, ctx.clock);
+  const push = new OrderPushHub({ pool: ctx.pool, pubsub: ctx.pubsub, logger: ctx.logger }, opts.push);
+  const placement = orderPlacement(store);
+  const projection = ordersProjection(ctx.pubsub);
+  return {
+    name: 'order',
+    orders,
+    push,
+    placement,
+    projection,
+    router: ordersRouter(ctx, { orders, push }),
+    consumers: [placement, projection],
+    start: () => push.start(),
+    stop: () => push.stop(),
+  };
+}

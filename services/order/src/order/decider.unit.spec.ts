@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import type { DeliveryStatus, OrderDetails, OrderEvent } from './events.ts';
+import { decideOrder, evolveOrder, initialOrderState, type OrderCommand } from './decider.ts';
+
+const now = new Date('2026-11-22T10:00:00Z');
+const later = new Date('2026-11-23T09:30:00Z');
+const order: OrderDetails = {
+  orderNumber: 'ORD-100001',
+  razorpayOrderId: 'order_abc',
+  razorpayPaymentId: 'pay_abc',
+  userId: 'u1',
+  customer: { name: 'Asha Rao', email: 'asha@example.in', phone: '+919812345678' },
+  address: '12 MG Road, Bengaluru',
+  pincode: '560001',
+  lines: [
+    {
+      productId: 'p1',
+      name: 'Linen Kurta',
+      image: '/uploads/a.png',
+      size: 'M',
+      color: 'White',
+      quantity: 2,
+      unitPricePaise: 149900,
+      lineTotalPaise: 299800,
+    },
+  ],
+  subtotalPaise: 299800,
+  couponCode: 'DIWALI10',
+  discountPaise: 29980,
+  shippingChargePaise: 0,
+  deliveryChargePaise: 0,
+  totalPaise: 269820,
+};
+const placed: OrderEvent = {
+  type: 'OrderPlaced',
+  data: { ...order, paymentStatus: 'Paid', deliveryStatus: 'Processing', placedAt: now.toISOString() },
+};
+const statusChanged = (from: DeliveryStatus, to: DeliveryStatus): OrderEvent => ({
+  type: 'DeliveryStatusChanged',
+  data: { orderNumber: order.orderNumber, from, to, changedBy: 'admin', changedAt: later.toISOString() },
+});
+
+/** given(events) / when(command) / then(events or error) */
+const given = (events: OrderEvent[]) => ({
+  when: (command: OrderCommand) => {
+    const run = () => decideOrder(command, events.reduce(evolveOrder, initialOrderState()));
+    return {
+      then: (expected: OrderEvent[]) => expect(run()).toEqual(expected),
+      thenThrows: (message: string) => expect(run).toThrow(message),
+    };
+  },
+});
+const setStatus = (to: DeliveryStatus): OrderCommand => ({
+  type: 'ChangeDeliveryStatus',
+  data: { to, changedBy: 'admin', now: later },
+});
+const markSeen: OrderCommand = { type: 'MarkOrderSeen', data: { seenBy: 'admin', now: later } };
+const del: OrderCommand = { type: 'DeleteOrder', data: { deletedBy: 'admin', now: later } };
+const deleted: OrderEvent = {
+  type: 'OrderDeleted',
+  data: { orderNumber: order.orderNumber, deletedBy: 'admin', deletedAt: later.toISOString() },
+};
+
+describe('order decider', () => {
+  it('places a new order as paid and processing, once', () => {
+    given([]).when({ type: 'PlaceOrder', data: { order, now } }).then([placed]);
+    given([placed]).when({ type: 'PlaceOrder', data: { order, now } }).thenThrows('Order already exists');
+  });
+
+  it('changes the delivery status, recording where it came from', () => {
+    given([placed])
+      .when(setStatus('Out for Delivery'))
+      .then([statusChanged('Processing', 'Out for Delivery')]);
+    given([placed, statusChanged('Processing', 'Delivered')])
+      .when(setStatus('Processing'))
+      .then([statusChanged('Delivered', 'Processing')]);
+  });
+
+  it('records nothing when the status is already the one asked for', () => {
+    given([placed]).when(setStatus('Processing')).then([]);
+    given([placed, statusChanged('Processing', 'Delivered')])
+      .when(setStatus('Delivered'))
+      .then([]);
+  });
+
+  it('marks an order seen once', () => {
+    const seen: OrderEvent = {
+      type: 'OrderMarkedSeen',
+      data: { orderNumber: order.orderNumber, seenBy: 'admin', seenAt: later.toISOString() },
+    };
+    given([placed]).when(markSeen).then([seen]);
+    given([placed, seen]).when(markSeen).then([]);
+  });
+
+  it('deletes only a delivered order', () => {
+    given([placed]).when(del).thenThrows('Only delivered orders can be deleted');
+    given([placed, statusChanged('Processing', 'Out for Delivery')])
+      .when(del)
+      .thenThrows('Only delivered orders can be deleted');
+    given([placed, statusChanged('Processing', 'Delivered')])
+      .when(del)
+      .then([deleted]);
+  });
+
+  it('treats an unknown or deleted order as not found', () => {
+    for (const cmd of [setStatus('Delivered'), markSeen, del]) {
+      given([]).when(cmd).thenThrows('Order not found');
+      given([placed, statusChanged('Processing', 'Delivered'), deleted])
+        .when(cmd)
+        .thenThrows('Order not found');
+    }
+  });
+});

@@ -1,0 +1,50 @@
+import { retryOnConflict } from '@shop/shared/eventstore/command';
+import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
+import { decideOrder, evolveOrder, initialOrderState, type OrderCommand, type OrderState } from './order/decider.ts';
+import { orderStreamId, type DeliveryStatus, type OrderEvent } from './order/events.ts';
+
+/** A command's effect: the order stream and the version it is at afterwards (for read-your-writes waits). */
+export interface Written {
+  streamId: string;
+  version: number;
+}
+
+/** Application service: the admin's order commands against the orders event store. */
+export class Orders {
+  constructor(
+    private readonly store: PostgresEventStore,
+    private readonly clock: () => Date,
+  ) {}
+
+  changeDeliveryStatus(orderNumber: string, to: DeliveryStatus, actor: string): Promise<Written> {
+    return this.run(orderNumber, actor, (now) => ({
+      type: 'ChangeDeliveryStatus',
+      data: { to, changedBy: actor, now },
+    }));
+  }
+
+  markSeen(orderNumber: string, actor: string): Promise<Written> {
+    return this.run(orderNumber, actor, (now) => ({ type: 'MarkOrderSeen', data: { seenBy: actor, now } }));
+  }
+
+  /** Delivered orders only (ConflictError otherwise). */
+  delete(orderNumber: string, actor: string): Promise<Written> {
+    return this.run(orderNumber, actor, (now) => ({ type: 'DeleteOrder', data: { deletedBy: actor, now } }));
+  }
+
+  /** Reads the stream, decides, appends at the version read; re-run when another admin got there first. */
+  private run(orderNumber: string, actor: string, command: (now: Date) => OrderCommand): Promise<Written> {
+    const streamId = orderStreamId(orderNumber);
+    return retryOnConflict(async () => {
+      const { state, version } = await this.store.aggregate<OrderState, OrderEvent>(
+        streamId,
+        evolveOrder,
+        initialOrderState(),
+      );
+      const events = decideOrder(command(this.clock()), state);
+      if (events.length === 0) return { streamId, version };
+      const r = await this.store.append(streamId, version, events, { metadata: { actor } });
+      return { streamId, version: r.nextExpectedVersion };
+    });
+  }
+}

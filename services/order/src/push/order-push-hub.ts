@@ -1,0 +1,180 @@
+import type { Request, Response } from 'express';
+import type pg from 'pg';
+import type { AuthUser } from '@shop/shared/auth/tokens';
+import type { PubSub } from '@shop/shared/cache/types';
+import type { Logger } from '@shop/shared/observability/logger';
+import { dashboardStats } from '../read-models/orders/dashboard-stats.ts';
+import { findOrders } from '../read-models/orders/orders-queries.ts';
+import { decodeOrderChanges, ORDER_CHANGES_CHANNEL, type OrderChange } from './order-changes.ts';
+
+export interface OrderPushOptions {
+  /** Comment line sent to every stream this often, so proxies and browsers keep it open (default 15 s). */
+  heartbeatMs?: number;
+  /** Reconnect delay suggested to EventSource (`retry:`), in ms (default 3 s). */
+  retryMs?: number;
+  /** A client this far behind (bytes queued) is dropped; EventSource reconnects and refetches (default 1 MiB). */
+  maxBufferedBytes?: number;
+}
+
+interface Stream {
+  readonly userId: string;
+  readonly isAdmin: boolean;
+  readonly res: Response;
+  open: boolean;
+}
+
+/** One Server-Sent Events frame. JSON.stringify escapes newlines, so data is always one line. */
+export const sseFrame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/**
+ * The order push streams of this process. The orders projection announces committed changes on pub/sub
+ * (Redis in distributed mode, so every process hears every change); each announcement is read from the
+ * projection once and fanned out: admins get every order and the dashboard figures, a shopper only their
+ * own orders. Announcements that arrive while a delivery runs are merged into the next one, so a burst of
+ * orders costs a few reads, not one per order per stream.
+ */
+export class OrderPushHub {
+  private readonly streams = new Set<Stream>();
+  /** Changes announced and not yet delivered, by order number (a later change of one order replaces it). */
+  private readonly pending = new Map<string, OrderChange>();
+  /** Admin streams that still need their first figures. */
+  private readonly awaitingStats = new Set<Stream>();
+  private delivering = false;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => Promise<void>) | undefined;
+  private readonly heartbeatMs: number;
+  private readonly retryMs: number;
+  private readonly maxBufferedBytes: number;
+
+  constructor(
+    private readonly deps: { pool: pg.Pool; pubsub: PubSub; logger: Logger },
+    options: OrderPushOptions = {},
+  ) {
+    this.heartbeatMs = options.heartbeatMs ?? 15_000;
+    this.retryMs = options.retryMs ?? 3_000;
+    this.maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
+  }
+
+  async start(): Promise<void> {
+    this.unsubscribe ??= await this.deps.pubsub.subscribe(ORDER_CHANGES_CHANNEL, (message) => {
+      const changes = decodeOrderChanges(message);
+      if (!changes) return this.deps.logger.warn({ channel: ORDER_CHANGES_CHANNEL }, 'ignoring a malformed message');
+      if (this.streams.size === 0) return;
+      for (const c of changes) {
+        const before = this.pending.get(c.orderNumber);
+        this.pending.set(c.orderNumber, { ...c, deleted: c.deleted || (before?.deleted ?? false) });
+      }
+      this.kick();
+    });
+  }
+
+  /** Ends every stream (clients reconnect elsewhere) and stops listening. */
+  async stop(): Promise<void> {
+    await this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    for (const s of [...this.streams]) this.close(s);
+  }
+
+  /** Number of open streams (health and tests). */
+  get size(): number {
+    return this.streams.size;
+  }
+
+  /** Turns an authenticated request into a push stream: `ready` first, then changes until the client leaves. */
+  open(req: Request, res: Response, user: AuthUser): void {
+    res.status(200);
+    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache, no-transform');
+    res.setHeader('Connection', 'keep-alive');
+    // nginx and similar proxies buffer responses unless told not to.
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.flushHeaders();
+    req.socket.setNoDelay(true);
+    req.socket.setKeepAlive(true);
+
+    const stream: Stream = { userId: user.id, isAdmin: user.isAdmin, res, open: true };
+    this.streams.add(stream);
+    res.on('close', () => this.close(stream));
+    // After `ready` the client (re)loads its list: anything committed before then is in that read,
+    // anything after comes down this stream.
+    this.write(stream, `retry: ${this.retryMs}\n${sseFrame('ready', { userId: user.id, isAdmin: user.isAdmin })}`);
+    if (user.isAdmin) {
+      // Through the delivery loop, so these figures can never overtake newer ones.
+      this.awaitingStats.add(stream);
+      this.kick();
+    }
+    this.heartbeat ??= setInterval(() => {
+      for (const s of this.streams) this.write(s, ': heartbeat\n\n');
+    }, this.heartbeatMs).unref();
+  }
+
+  private close(stream: Stream): void {
+    if (!stream.open) return;
+    stream.open = false;
+    this.streams.delete(stream);
+    this.awaitingStats.delete(stream);
+    if (!stream.res.writableEnded) stream.res.end();
+    if (this.streams.size === 0) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = undefined;
+      this.pending.clear();
+    }
+  }
+
+  private write(stream: Stream, frame: string): void {
+    if (!stream.open) return;
+    if (stream.res.writableLength > this.maxBufferedBytes) {
+      this.deps.logger.warn({ userId: stream.userId }, 'push stream client too slow; closing it');
+      return this.close(stream);
+    }
+    stream.res.write(frame);
+  }
+
+  private kick(): void {
+    if (this.delivering) return;
+    this.delivering = true;
+    void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.pending.size > 0 || this.awaitingStats.size > 0) {
+        const changes = [...this.pending.values()];
+        this.pending.clear();
+        const newcomers = [...this.awaitingStats];
+        this.awaitingStats.clear();
+        try {
+          await this.deliver(changes, newcomers);
+        } catch (err) {
+          // These changes are not pushed; the next ones are. Clients still see them on their next read.
+          this.deps.logger.warn({ err, orders: changes.length }, 'could not push order changes');
+        }
+      }
+    } finally {
+      this.delivering = false;
+    }
+  }
+
+  private async deliver(changes: OrderChange[], newcomers: Stream[]): Promise<void> {
+    const streams = [...this.streams];
+    const admins = streams.filter((s) => s.isAdmin);
+    const shoppers = new Set(streams.filter((s) => !s.isAdmin).map((s) => s.userId));
+    const wanted = changes.filter((c) => admins.length > 0 || (c.userId !== null && shoppers.has(c.userId)));
+    if (wanted.length > 0) {
+      const views = await findOrders(
+        this.deps.pool,
+        wanted.filter((c) => !c.deleted).map((c) => c.orderNumber),
+      );
+      for (const c of wanted) {
+        // Not on the list any more (possibly deleted after this announcement): tell clients to drop it.
+        const frame = sseFrame('order', views.get(c.orderNumber) ?? { orderNumber: c.orderNumber, deleted: true });
+        for (const s of streams) if (s.isAdmin || (c.userId !== null && s.userId === c.userId)) this.write(s, frame);
+      }
+    }
+    const statsTo = new Set([...(wanted.length > 0 ? admins : []), ...newcomers].filter((s) => s.open));
+    if (statsTo.size > 0) {
+      const frame = sseFrame('stats', await dashboardStats(this.deps.pool));
+      for (const s of statsTo) this.write(s, frame);
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import type { EventConsumer } from '@shop/shared/bus/types';
+import type { PubSub } from '@shop/shared/cache/types';
+import type { RecordedEvent } from '@shop/shared/eventstore/types';
+import { ORDER_STREAM_PREFIX, type OrderEvent } from '../../order/events.ts';
+import { encodeOrderChanges, ORDER_CHANGES_CHANNEL, type OrderChange } from '../../push/order-changes.ts';
+
+export const ORDERS_PROJECTION = 'orders.orders';
+
+/**
+ * orders.orders (one row per order on the list; OrderDeleted drops it) and orders.order_totals (orders
+ * placed and revenue, which deleting a delivered order does not undo). Deterministic: every time written
+ * comes from an event. After each commit it announces the changed orders on pub/sub, so the push streams
+ * of every process (this one included) can send them.
+ */
+export function ordersProjection(pubsub: PubSub): EventConsumer {
+  // What each handled event changed, by event id, until afterCommit publishes it.
+  const changed = new Map<string, OrderChange>();
+  return {
+    name: ORDERS_PROJECTION,
+    schema: 'orders',
+    sources: ['orders'],
+    eventTypes: ['OrderPlaced', 'DeliveryStatusChanged', 'OrderMarkedSeen', 'OrderDeleted'],
+    async handle(event, tx) {
+      const e = { type: event.type, data: event.data } as OrderEvent;
+      let userId: string | null = null;
+      switch (e.type) {
+        case 'OrderPlaced': {
+          const d = e.data;
+          const inserted = await tx.query(
+            `INSERT INTO orders.orders (order_number, user_id, razorpay_order_id, razorpay_payment_id, customer_name,
+               customer_email, customer_phone, address, pincode, items, subtotal_paise, coupon_code, discount_paise,
+               shipping_charge_paise, delivery_charge_paise, total_paise, payment_status, delivery_status, seen,
+               created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, false, $19, $19)
+             ON CONFLICT (order_number) DO NOTHING`,
+            [
+              d.orderNumber,
+              d.userId,
+              d.razorpayOrderId,
+              d.razorpayPaymentId,
+              d.customer.name,
+              d.customer.email,
+              d.customer.phone,
+              d.address,
+              d.pincode,
+              JSON.stringify(d.lines),
+              d.subtotalPaise,
+              d.couponCode,
+              d.discountPaise,
+              d.shippingChargePaise,
+              d.deliveryChargePaise,
+              d.totalPaise,
+              d.paymentStatus,
+              d.deliveryStatus,
+              d.placedAt,
+            ],
+          );
+          if (inserted.rowCount === 1)
+            await tx.query(
+              `INSERT INTO orders.order_totals AS t (id, orders_placed, revenue_paise, updated_at) VALUES (true, 1, $1, $2)
+               ON CONFLICT (id) DO UPDATE SET orders_placed = t.orders_placed + 1,
+                 revenue_paise = t.revenue_paise + EXCLUDED.revenue_paise,
+                 updated_at = greatest(t.updated_at, EXCLUDED.updated_at)`,
+              [d.totalPaise, d.placedAt],
+            );
+          userId = d.userId;
+          break;
+        }
+        case 'DeliveryStatusChanged': {
+          const { rows } = await tx.query<{ user_id: string | null }>(
+            `UPDATE orders.orders SET delivery_status = $2, updated_at = $3 WHERE order_number = $1 RETURNING user_id`,
+            [e.data.orderNumber, e.data.to, e.data.changedAt],
+          );
+          userId = rows[0]?.user_id ?? null;
+          break;
+        }
+        case 'OrderMarkedSeen': {
+          const { rows } = await tx.query<{ user_id: string | null }>(
+            `UPDATE orders.orders SET seen = true, updated_at = $2 WHERE order_number = $1 RETURNING user_id`,
+            [e.data.orderNumber, e.data.seenAt],
+          );
+          userId = rows[0]?.user_id ?? null;
+          break;
+        }
+        case 'OrderDeleted': {
+          const { rows } = await tx.query<{ user_id: string | null }>(
+            `DELETE FROM orders.orders WHERE order_number = $1 RETURNING user_id`,
+            [e.data.orderNumber],
+          );
+          userId = rows[0]?.user_id ?? null;
+          break;
+        }
+      }
+      changed.set(event.eventId, { orderNumber: e.data.orderNumber, userId, deleted: e.type === 'OrderDeleted' });
+    },
+    async afterCommit(events) {
+      const changes = events.map((e) => takeChange(changed, e));
+      // Entries of transactions that rolled back are rewritten on retry; never let strays pile up.
+      if (changed.size > 10_000) changed.clear();
+      // A failure is logged by the bus and not retried: the read model is committed, only this push is lost.
+      await pubsub.publish(ORDER_CHANGES_CHANNEL, encodeOrderChanges(changes));
+    },
+  };
+}
+
+function takeChange(changed: Map<string, OrderChange>, e: RecordedEvent): OrderChange {
+  const c = changed.get(e.eventId);
+  changed.delete(e.eventId);
+  return (
+    c ?? {
+      orderNumber: e.streamId.slice(ORDER_STREAM_PREFIX.length),
+      userId: null,
+      deleted: e.type === 'OrderDeleted',
+    }
+  );
+}

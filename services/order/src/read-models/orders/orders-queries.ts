@@ -1,0 +1,148 @@
+import type pg from 'pg';
+import type { OrderLine } from '@shop/shared/contracts/payment-events';
+
+/** Money leaves the service in rupees (the seeds' clients expect numbers like 1499.5). */
+export const paiseToRupees = (paise: bigint | number) => Number(paise) / 100;
+
+/** A line as the seeds' clients read it (`Order.items[]`). */
+export interface OrderItemView {
+  Product: { id: string; name: string; price: number; image: string };
+  orderedQuantity: number;
+  size: string | null;
+  color: string | null;
+  totalAmount: number;
+  deliveryStatus: string;
+  address: string;
+  customerName: string;
+  customerPhone: string;
+  customerEmail: string;
+  shiprocketAWB: null;
+  shiprocketTrackingUrl: null;
+  shiprocketStatus: null;
+}
+
+/** An order as the API and the push stream answer it (seed 000/001 "Order"). */
+export interface OrderView {
+  id: string;
+  orderNumber: string;
+  items: OrderItemView[];
+  createdAt: string;
+  deliveryStatus: string;
+  /** What was charged: subtotal - discount + shipping + delivery. */
+  totalAmount: number;
+  subtotal: number;
+  discountAmount: number;
+  couponCode: string | null;
+  shippingCharge: number;
+  deliveryCharge: number;
+  customerName: string;
+  customerPhone: string;
+  customerEmail: string;
+  address: string;
+  pincode: string;
+  paymentStatus: string;
+  razorpayOrderId: string;
+  razorpayPaymentId: string;
+  seen: boolean;
+  // No shipping integration yet: the fields are there for the clients, always null.
+  shiprocketAWB: null;
+  shiprocketTrackingUrl: null;
+  shiprocketStatus: null;
+  /** The shopper's account (name and e-mail as given at checkout), or null for a guest order. */
+  User: { id: string; name: string; email: string } | null;
+}
+
+interface Row {
+  order_number: string;
+  user_id: string | null;
+  razorpay_order_id: string;
+  razorpay_payment_id: string;
+  customer_name: string;
+  customer_email: string;
+  customer_phone: string;
+  address: string;
+  pincode: string;
+  items: OrderLine[];
+  subtotal_paise: bigint;
+  coupon_code: string | null;
+  discount_paise: bigint;
+  shipping_charge_paise: bigint;
+  delivery_charge_paise: bigint;
+  total_paise: bigint;
+  payment_status: string;
+  delivery_status: string;
+  seen: boolean;
+  created_at: Date;
+}
+
+const SELECT = `SELECT order_number, user_id, razorpay_order_id, razorpay_payment_id, customer_name, customer_email,
+  customer_phone, address, pincode, items, subtotal_paise, coupon_code, discount_paise, shipping_charge_paise,
+  delivery_charge_paise, total_paise, payment_status, delivery_status, seen, created_at FROM orders.orders`;
+const NEWEST_FIRST = 'ORDER BY created_at DESC, order_number DESC';
+
+export function toOrderView(r: Row): OrderView {
+  return {
+    id: r.order_number,
+    orderNumber: r.order_number,
+    items: r.items.map((l) => ({
+      Product: { id: l.productId, name: l.name, price: paiseToRupees(l.unitPricePaise), image: l.image },
+      orderedQuantity: l.quantity,
+      size: l.size,
+      color: l.color,
+      totalAmount: paiseToRupees(l.lineTotalPaise),
+      deliveryStatus: r.delivery_status,
+      address: r.address,
+      customerName: r.customer_name,
+      customerPhone: r.customer_phone,
+      customerEmail: r.customer_email,
+      shiprocketAWB: null,
+      shiprocketTrackingUrl: null,
+      shiprocketStatus: null,
+    })),
+    createdAt: r.created_at.toISOString(),
+    deliveryStatus: r.delivery_status,
+    totalAmount: paiseToRupees(r.total_paise),
+    subtotal: paiseToRupees(r.subtotal_paise),
+    discountAmount: paiseToRupees(r.discount_paise),
+    couponCode: r.coupon_code,
+    shippingCharge: paiseToRupees(r.shipping_charge_paise),
+    deliveryCharge: paiseToRupees(r.delivery_charge_paise),
+    customerName: r.customer_name,
+    customerPhone: r.customer_phone,
+    customerEmail: r.customer_email,
+    address: r.address,
+    pincode: r.pincode,
+    paymentStatus: r.payment_status,
+    razorpayOrderId: r.razorpay_order_id,
+    razorpayPaymentId: r.razorpay_payment_id,
+    seen: r.seen,
+    shiprocketAWB: null,
+    shiprocketTrackingUrl: null,
+    shiprocketStatus: null,
+    User: r.user_id ? { id: r.user_id, name: r.customer_name, email: r.customer_email } : null,
+  };
+}
+
+/** A shopper's own orders, newest first. */
+export async function listOrdersOfUser(db: pg.Pool, userId: string): Promise<OrderView[]> {
+  const { rows } = await db.query<Row>(`${SELECT} WHERE user_id = $1 ${NEWEST_FIRST}`, [userId]);
+  return rows.map(toOrderView);
+}
+
+/** Every order on the admin list, newest first. */
+export async function listAllOrders(db: pg.Pool): Promise<OrderView[]> {
+  const { rows } = await db.query<Row>(`${SELECT} ${NEWEST_FIRST}`);
+  return rows.map(toOrderView);
+}
+
+export async function findOrder(db: pg.Pool, orderNumber: string): Promise<OrderView | null> {
+  const { rows } = await db.query<Row>(`${SELECT} WHERE order_number = $1`, [orderNumber]);
+  return rows[0] ? toOrderView(rows[0]) : null;
+}
+
+/** The listed orders among these numbers (deleted ones are absent), by order number. */
+export async function findOrders(db: pg.Pool, orderNumbers: readonly string[]): Promise<Map<string, OrderView>> {
+  if (orderNumbers.length === 0) return new Map();
+  const { rows } = await db.query<Row>(`${SELECT} WHERE order_number = ANY($1::text[])`, [orderNumbers]);
+  return new Map(rows.map((r) => [r.order_number, toOrderView(r)]));
+}
