@@ -9,7 +9,7 @@ import { createRazorpayProvider } from './payment-provider/razorpay-provider.ts'
 import type { PaymentProvider } from './payment-provider/provider.ts';
 import { paymentRouter } from './payment/api.ts';
 import { overdueOpenOrders, paymentOrdersProjection } from './payment/read-models/payment-orders-projection.ts';
-import { EXPIRY_JOB, Payments, RECONCILE_JOB } from './payment/payments.ts';
+import { Payments, RECONCILE_JOB } from './payment/payments.ts';
 import { paymentSettings, type PaymentSettings } from './payment/provider-settings.ts';
 import { settlementConsumer } from './payment/settlement-consumer.ts';
 
@@ -31,6 +31,10 @@ export interface CheckoutOptions {
   provider?: PaymentProvider;
 }
 
+/** How often the expiry sweep runs: a quarter of the hold, between 1 and 30 seconds. */
+export const sweepEveryMs = (ttlSeconds: number) =>
+  Math.min(30_000, Math.max(1_000, Math.round((ttlSeconds * 1000) / 4)));
+
 /** Checkout service: delivery charges, coupons, saved addresses, and the payment saga's front half. */
 export function createCheckoutService(
   ctx: ServiceContext,
@@ -51,7 +55,6 @@ export function createCheckoutService(
     delivery: delivery.delivery,
     provider,
     keySecret: settings.keySecret,
-    jobs: ctx.jobs,
     clock: ctx.clock,
     reservationTtlMs: ctx.config.RESERVATION_TTL_SECONDS * 1000,
     logger: ctx.logger,
@@ -74,13 +77,8 @@ export function createCheckoutService(
     }),
   );
 
-  ctx.jobs.register<{ razorpayOrderId: string }>(EXPIRY_JOB, async ({ razorpayOrderId }) => {
-    const outcome = await payments.settleExpired(razorpayOrderId);
-    if (outcome !== 'unchanged') ctx.logger.info({ razorpayOrderId, outcome }, 'reservation expiry settled');
-  });
-  // The sweep catches what a lost expiry job would leave behind.
   ctx.jobs.register(RECONCILE_JOB, async () => {
-    for (const id of await overdueOpenOrders(ctx.pool, ctx.clock(), 30_000)) {
+    for (const id of await overdueOpenOrders(ctx.pool, ctx.clock(), 0)) {
       await payments
         .settleExpired(id)
         .catch((err: unknown) => ctx.logger.warn({ err, razorpayOrderId: id }, 'reconciliation failed; will retry'));
@@ -107,7 +105,7 @@ export function createCheckoutService(
       }),
     ],
     async start() {
-      await ctx.jobs.repeat(RECONCILE_JOB, 60_000);
+      await ctx.jobs.repeat(RECONCILE_JOB, sweepEveryMs(ctx.config.RESERVATION_TTL_SECONDS));
     },
   };
 }

@@ -63,7 +63,6 @@ if (config.SERVICE_URLS) {
       `  Kapda shop is running at ${shop.url}`,
       `  Admin login: ${config.ADMIN_EMAIL} / ${config.ADMIN_PASSWORD === 'admin123' ? 'admin123 (default: set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
       `  Payments: ${shop.paymentSandbox ? `built-in Razorpay sandbox at ${shop.url}/razorpay-sandbox (no RAZORPAY_KEY_ID set)` : 'Razorpay'}`,
-      `  Payments: ${shop.paymentSandbox ? `built-in Razorpay sandbox at ${shop.url}/razorpay-sandbox (no RAZORPAY_KEY_ID set)` : 'Razorpay'}`,
       `  Adapters: postgres=${m.db}${m.db === 'embedded' ? ` (data in ${config.DATA_DIR})` : ''}, cache=${m.cache}, bus=${m.bus}`,
       shop.webServed ? '' : '  Web app not built: run `npm run build:web` (npm start does this).',
       '',

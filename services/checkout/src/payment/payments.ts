@@ -4,7 +4,6 @@ import { paymentStreamId, type OrderCustomer, type PaymentEvent } from '@shop/sh
 import { RefusedError, ValidationError } from '@shop/shared/errors/errors';
 import { retryOnConflict } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
-import type { JobScheduler } from '@shop/shared/jobs/types';
 import type { Logger } from '@shop/shared/observability/logger';
 import type { PaymentProvider } from '../payment-provider/provider.ts';
 import { verifyPaymentSignature } from '../payment-provider/signatures.ts';
@@ -42,7 +41,6 @@ export interface CheckoutRequest {
   receipt: string;
 }
 
-export const EXPIRY_JOB = 'checkout.reservation-expiry';
 export const RECONCILE_JOB = 'checkout.reconcile';
 
 /**
@@ -58,7 +56,6 @@ export class Payments {
       delivery: DeliveryQuotes;
       provider: PaymentProvider;
       keySecret: string;
-      jobs: JobScheduler;
       clock: () => Date;
       reservationTtlMs: number;
       logger: Logger;
@@ -138,16 +135,7 @@ export class Payments {
           metadata: { actor: req.customer.userId ?? 'guest', correlationId: reservationId },
         },
       );
-      // A lost job is caught by the reconciliation sweep; the reservation never outlives its order.
-      await this.deps.jobs
-        .schedule(
-          EXPIRY_JOB,
-          { razorpayOrderId: providerOrder.id },
-          { delayMs: this.deps.reservationTtlMs, jobId: providerOrder.id },
-        )
-        .catch((err: unknown) =>
-          this.deps.logger.warn({ err, razorpayOrderId: providerOrder.id }, 'could not schedule reservation expiry'),
-        );
+      // No job per order: the expiry sweep (RECONCILE_JOB) settles every order whose hold has run out.
       return {
         id: providerOrder.id,
         amount: totalPaise,

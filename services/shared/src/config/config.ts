@@ -23,7 +23,13 @@ const schema = z.object({
   RAZORPAY_KEY_SECRET: z.string().optional().describe('Razorpay key secret'),
   RAZORPAY_WEBHOOK_SECRET: z.string().optional().describe('Secret for webhook signatures'),
   RAZORPAY_API_URL: z.url().optional().describe('Razorpay API base URL (points the SDK at the sandbox)'),
-  RESERVATION_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900).describe('How long checkout holds stock and coupon uses for an unpaid order'),
+  RESERVATION_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(86_400)
+    .default(900)
+    .describe('How long checkout holds stock and coupon uses for an unpaid order'),
   DATA_DIR: z.string().default(path.resolve(process.cwd(), 'data')).describe('Embedded Postgres data, uploads'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SERVICE_URLS: z

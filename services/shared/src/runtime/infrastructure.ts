@@ -95,7 +95,10 @@ export async function createInfrastructure(config: Config, service: string): Pro
   const pubsub = createPubSub({ redisUrl, prefix: 'shop:', logger });
   const jobs = createJobScheduler({ redisUrl, pool, prefix: 'shop', logger });
   const kafkaBrokers = config.KAFKA_BROKERS?.split(',');
-  const bus = createEventBus({ pool, kafkaBrokers, stores: [...stores.values()], logger, metrics });
+  // Projections get their own connections: in a sale's rush, request handlers queueing for the main pool
+  // must not hold back the read models those same requests wait on (read-your-writes).
+  const busPool = createPool(databaseUrl, 8);
+  const bus = createEventBus({ pool: busPool, kafkaBrokers, stores: [...stores.values()], logger, metrics });
 
   const context: ServiceContext = {
     config,
@@ -107,7 +110,7 @@ export async function createInfrastructure(config: Config, service: string): Pro
     pubsub,
     jobs,
     eventStore,
-    waitForProjection: (args) => waitForProjection({ pool, timeoutMs: 5000, ...args }),
+    waitForProjection: (args) => waitForProjection({ pool: busPool, timeoutMs: 5000, ...args }),
     clock: () => new Date(),
   };
 
@@ -143,6 +146,7 @@ export async function createInfrastructure(config: Config, service: string): Pro
       await pubsub.close().catch(() => undefined);
       await cache.close().catch(() => undefined);
       await pool.end().catch(() => undefined);
+      await busPool.end().catch(() => undefined);
       await embedded?.stop().catch((err: unknown) => logger.warn({ err }, 'embedded postgres stop'));
     },
   };
