@@ -100,7 +100,7 @@ export function createCheckoutService(
         coupons: coupons.coupons,
         loadOrder: async (orderId) => {
           const { state } = await payments.load(orderId);
-          return state.status === 'none' ? null : state.order;
+          return 'order' in state ? state.order : null;
         },
       }),
     ],

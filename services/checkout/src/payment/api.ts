@@ -7,7 +7,7 @@ import type { Logger } from '@shop/shared/observability/logger';
 import type pg from 'pg';
 import { verifyWebhookSignature } from '../payment-provider/signatures.ts';
 import { PaymentAfterExpiryError } from './decider.ts';
-import type { Payments } from './payments.ts';
+import type { CheckoutRequest, Payments } from './payments.ts';
 
 const REQUIRED = 'Please fill all required fields';
 const text = (max: number) => z.string().trim().max(max);
@@ -84,15 +84,13 @@ export function paymentRouter(deps: {
     key: buyer,
   });
 
-  r.post('/api/payment/create-order', limit, async (req, res) => {
-    const body = parseInput(CreateOrderBody, req.body ?? {});
-    const data = body.orderData;
-    if (!data) throw new ValidationError('orderData is required: the server prices the order from its lines');
+  /** The order create payload as a checkout request (the seeds' required-field rules). */
+  const cartOf = (data: z.infer<typeof OrderData>, req: Request, receipt: string): CheckoutRequest => {
     if (data.items.length === 0) throw new ValidationError('Cart is empty');
     if (!data.customerName || !data.customerEmail || !data.customerPhone || !data.address || !data.pincode)
       throw new ValidationError(REQUIRED);
     if (!z.email().safeParse(data.customerEmail).success) throw new ValidationError('Please enter a valid email');
-    const order = await payments.createOrder({
+    return {
       lines: data.items.map((i) => ({ productId: i.productId, size: i.size, color: i.color, quantity: i.quantity })),
       customer: {
         userId: req.user?.id ?? null,
@@ -103,35 +101,50 @@ export function paymentRouter(deps: {
       address: data.address,
       pincode: data.pincode,
       couponCode: data.couponCode,
-      receipt: body.receipt ?? `rcpt_${Date.now()}`,
-    });
-    res.status(201).json({
-      id: order.id,
-      amount: order.amount,
-      currency: order.currency,
-      receipt: order.receipt,
-      key_id: order.key_id,
-    });
+      receipt,
+    };
+  };
+
+  r.post('/api/payment/create-order', limit, async (req, res) => {
+    const body = parseInput(CreateOrderBody, req.body ?? {});
+    const receipt = body.receipt ?? `rcpt_${Date.now()}`;
+    let order;
+    if (body.orderData) {
+      order = await payments.createOrder(cartOf(body.orderData, req, receipt));
+    } else {
+      // The documented fields only: the cart comes with verify and is priced there.
+      if (body.amount === undefined) throw new ValidationError('amount is required (or send orderData)');
+      const amountPaise = Math.round(body.amount * 100);
+      if (amountPaise < 100) throw new ValidationError('Order total must be at least ₹1.00');
+      order = await payments.openOrder({ amountPaise, receipt, userId: req.user?.id ?? null });
+    }
+    res
+      .status(201)
+      .json({
+        id: order.id,
+        amount: order.amount,
+        currency: order.currency,
+        receipt: order.receipt,
+        key_id: order.key_id,
+      });
   });
 
   r.post('/api/payment/verify', limit, async (req, res) => {
     const body = parseInput(VerifyBody, req.body ?? {}, 'Payment verification failed');
-    const { version } = await payments.verify({
-      orderId: body.razorpay_order_id,
-      paymentId: body.razorpay_payment_id,
-      signature: body.razorpay_signature,
-    });
+    const cart = body.orderData === undefined ? undefined : parseInput(OrderData, body.orderData);
+    const { version } = await payments.verify(
+      { orderId: body.razorpay_order_id, paymentId: body.razorpay_payment_id, signature: body.razorpay_signature },
+      cart ? cartOf(cart, req, `rcpt_${Date.now()}`) : undefined,
+    );
     const orderNumber = await deps.waitForOrder(body.razorpay_order_id, version);
     // The payment is recorded either way; if the orders list is slow to show it (a sale's peak), say so
     // rather than fail: the order reaches My Orders by push a moment later.
     if (!orderNumber)
-      return void res
-        .status(202)
-        .json({
-          success: true,
-          message: 'Payment successful! Your order will appear in My Orders shortly.',
-          orderNumber: null,
-        });
+      return void res.status(202).json({
+        success: true,
+        message: 'Payment successful! Your order will appear in My Orders shortly.',
+        orderNumber: null,
+      });
     res.json({ success: true, message: 'Payment verified successfully', orderNumber });
   });
 

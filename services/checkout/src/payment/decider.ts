@@ -1,10 +1,17 @@
 import { ConflictError, NotFoundError } from '@shop/shared/errors/errors';
-import type { PaymentEvent, PaymentOrderCreated, PricedOrder } from '@shop/shared/contracts/payment-events';
+import type {
+  PaymentEvent,
+  PaymentOrderCreated,
+  PaymentOrderOpened,
+  PricedOrder,
+} from '@shop/shared/contracts/payment-events';
 import type { ReservedLine } from '@shop/shared/contracts/inventory';
 
 /** The provider order and what it pays for, as checkout tracks it (`payment-<razorpayOrderId>`). */
 export type PaymentOrderState =
   | { status: 'none' }
+  /** Opened without a cart (priced at verify); lapsed = expired before that. */
+  | { status: 'open' | 'lapsed'; opened: PaymentOrderOpened['data']; failures: number }
   | {
       status: 'created' | 'verified' | 'expired';
       order: PaymentOrderCreated['data'];
@@ -14,6 +21,7 @@ export type PaymentOrderState =
     };
 
 export type PaymentCommand =
+  | { type: 'OpenPaymentOrder'; data: PaymentOrderOpened['data'] }
   | { type: 'CreatePaymentOrder'; data: PaymentOrderCreated['data'] }
   | { type: 'VerifyPayment'; data: { paymentId: string; via: 'checkout' | 'webhook' | 'reconciliation'; now: Date } }
   | { type: 'ExpirePaymentOrder'; data: { now: Date } }
@@ -23,14 +31,17 @@ export const initialPaymentState = (): PaymentOrderState => ({ status: 'none' })
 
 export function evolvePayment(state: PaymentOrderState, event: PaymentEvent): PaymentOrderState {
   switch (event.type) {
+    case 'PaymentOrderOpened':
+      return { status: 'open', opened: event.data, failures: 0 };
     case 'PaymentOrderCreated':
       return { status: 'created', order: event.data, paymentId: null, failures: 0 };
     case 'PaymentVerified':
-      return state.status === 'none'
+      return state.status === 'none' || !('order' in state)
         ? state
         : { ...state, status: 'verified', paymentId: event.data.razorpayPaymentId };
     case 'PaymentOrderExpired':
-      return state.status === 'none' ? state : { ...state, status: 'expired' };
+      if (state.status === 'none') return state;
+      return 'order' in state ? { ...state, status: 'expired' } : { ...state, status: 'lapsed' };
     case 'PaymentFailed':
       return state.status === 'none' ? state : { ...state, failures: state.failures + 1 };
   }
@@ -45,11 +56,22 @@ export class PaymentAfterExpiryError extends ConflictError {
 
 export function decidePayment(command: PaymentCommand, state: PaymentOrderState): PaymentEvent[] {
   switch (command.type) {
-    case 'CreatePaymentOrder':
+    case 'OpenPaymentOrder':
       if (state.status !== 'none') throw new ConflictError('Payment order already exists');
+      return [{ type: 'PaymentOrderOpened', data: command.data }];
+    case 'CreatePaymentOrder': {
+      // An opened order gets its cart (priced by the server) when its payment is verified.
+      const pricingOpened = state.status === 'open' && state.opened.razorpayOrderId === command.data.razorpayOrderId;
+      if (state.status !== 'none' && !pricingOpened) throw new ConflictError('Payment order already exists');
       return [{ type: 'PaymentOrderCreated', data: command.data }];
+    }
     case 'VerifyPayment': {
       if (state.status === 'none') throw new NotFoundError('Payment order not found');
+      if (!('order' in state)) {
+        throw state.status === 'lapsed'
+          ? new PaymentAfterExpiryError()
+          : new ConflictError('The order details are needed to verify this payment');
+      }
       // Exactly once per provider order: a retried, concurrent or webhook-driven verify changes nothing.
       if (state.status === 'verified') return [];
       if (state.status === 'expired') throw new PaymentAfterExpiryError();
@@ -67,6 +89,18 @@ export function decidePayment(command: PaymentCommand, state: PaymentOrderState)
       ];
     }
     case 'ExpirePaymentOrder':
+      if (state.status === 'open') {
+        return [
+          {
+            type: 'PaymentOrderExpired',
+            data: {
+              razorpayOrderId: state.opened.razorpayOrderId,
+              reservationId: '',
+              expiredAt: command.data.now.toISOString(),
+            },
+          },
+        ];
+      }
       if (state.status !== 'created') return [];
       return [
         {
@@ -79,6 +113,18 @@ export function decidePayment(command: PaymentCommand, state: PaymentOrderState)
         },
       ];
     case 'RecordPaymentFailure':
+      if (state.status === 'open') {
+        return [
+          {
+            type: 'PaymentFailed',
+            data: {
+              razorpayOrderId: state.opened.razorpayOrderId,
+              reason: command.data.reason,
+              failedAt: command.data.now.toISOString(),
+            },
+          },
+        ];
+      }
       if (state.status !== 'created') return [];
       return [
         {

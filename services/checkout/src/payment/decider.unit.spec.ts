@@ -89,4 +89,31 @@ describe('payment order decider', () => {
       }),
     ).toBe(55000);
   });
+
+  it('an order opened without a cart is verified only once priced, and lapses unpriced', () => {
+    const opened: PaymentEvent = {
+      type: 'PaymentOrderOpened',
+      data: {
+        razorpayOrderId: 'order_1',
+        amountPaise: 99800,
+        receipt: 'r',
+        currency: 'INR',
+        userId: null,
+        createdAt: now.toISOString(),
+        expiresAt: now.toISOString(),
+      },
+    };
+    expect(() => decidePayment(verify(), given([opened]))).toThrow('The order details are needed');
+    const priced = decidePayment({ type: 'CreatePaymentOrder', data: created.data }, given([opened]));
+    expect(decidePayment(verify(), given([opened, ...priced])).map((e) => e.type)).toEqual(['PaymentVerified']);
+    expect(() =>
+      decidePayment(
+        { type: 'CreatePaymentOrder', data: { ...created.data, razorpayOrderId: 'order_other' } },
+        given([opened]),
+      ),
+    ).toThrow('already exists');
+    const lapsed = decidePayment({ type: 'ExpirePaymentOrder', data: { now } }, given([opened]));
+    expect(lapsed).toMatchObject([{ type: 'PaymentOrderExpired', data: { reservationId: '' } }]);
+    expect(() => decidePayment(verify(), given([opened, ...lapsed]))).toThrow(PaymentAfterExpiryError);
+  });
 });

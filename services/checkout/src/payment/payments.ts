@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { InventoryPort, ReserveLine } from '@shop/shared/contracts/inventory';
-import { paymentStreamId, type OrderCustomer, type PaymentEvent } from '@shop/shared/contracts/payment-events';
+import type { InventoryPort, ReserveLine, ReservedLine } from '@shop/shared/contracts/inventory';
+import {
+  paymentStreamId,
+  type OrderCustomer,
+  type PaymentEvent,
+  type PaymentOrderCreated,
+} from '@shop/shared/contracts/payment-events';
 import { RefusedError, ValidationError } from '@shop/shared/errors/errors';
 import { retryOnConflict } from '@shop/shared/eventstore/command';
-import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
+import { StreamVersionConflictError, type PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import type { Logger } from '@shop/shared/observability/logger';
 import type { PaymentProvider } from '../payment-provider/provider.ts';
 import { verifyPaymentSignature } from '../payment-provider/signatures.ts';
@@ -43,6 +48,12 @@ export interface CheckoutRequest {
 
 export const RECONCILE_JOB = 'checkout.reconcile';
 
+/** An order priced from the server's own data, with the stock and coupon holds taken for it. */
+type HeldOrder = Omit<
+  PaymentOrderCreated['data'],
+  'razorpayOrderId' | 'receipt' | 'currency' | 'createdAt' | 'expiresAt'
+>;
+
 /**
  * The purchase saga's front half: prices an order from the server's own prices, coupon and delivery
  * settings, holds stock and the coupon use, creates the provider order, and records the payment once.
@@ -68,7 +79,231 @@ export class Payments {
 
   /** Reserves and prices the order, then creates the provider order. All holds are undone on failure. */
   async createOrder(req: CheckoutRequest) {
-    const { inventory, coupons, delivery, provider, store } = this.deps;
+    const held = await this.holdAndPrice(req);
+    try {
+      const providerOrder = await this.deps.provider.createOrder({
+        amountPaise: held.totalPaise,
+        currency: 'INR',
+        receipt: req.receipt.slice(0, 40),
+        notes: { reservationId: held.reservationId },
+      });
+      const now = this.deps.clock();
+      const command: PaymentCommand = {
+        type: 'CreatePaymentOrder',
+        data: {
+          ...held,
+          razorpayOrderId: providerOrder.id,
+          receipt: req.receipt,
+          currency: 'INR',
+          createdAt: now.toISOString(),
+          expiresAt: this.expiry(now),
+        },
+      };
+      await this.deps.store.append(
+        paymentStreamId(providerOrder.id),
+        'no_stream',
+        decidePayment(command, initialPaymentState()),
+        {
+          metadata: { actor: req.customer.userId ?? 'guest', correlationId: held.reservationId },
+        },
+      );
+      // No job per order: the expiry sweep (RECONCILE_JOB) settles every order whose hold has run out.
+      return {
+        id: providerOrder.id,
+        amount: held.totalPaise,
+        currency: 'INR' as const,
+        receipt: req.receipt,
+        key_id: this.deps.provider.keyId,
+      };
+    } catch (err) {
+      await this.releaseHolds(held);
+      throw err;
+    }
+  }
+
+  /**
+   * The seeds' original flow: a provider order for the client's amount with no cart; the cart comes with
+   * verify, where the server prices it (verifyWithCart).
+   */
+  async openOrder(input: { amountPaise: number; receipt: string; userId: string | null }) {
+    const providerOrder = await this.deps.provider.createOrder({
+      amountPaise: input.amountPaise,
+      currency: 'INR',
+      receipt: input.receipt.slice(0, 40),
+    });
+    const now = this.deps.clock();
+    const command: PaymentCommand = {
+      type: 'OpenPaymentOrder',
+      data: {
+        razorpayOrderId: providerOrder.id,
+        amountPaise: input.amountPaise,
+        receipt: input.receipt,
+        currency: 'INR',
+        userId: input.userId,
+        createdAt: now.toISOString(),
+        expiresAt: this.expiry(now),
+      },
+    };
+    await this.deps.store.append(
+      paymentStreamId(providerOrder.id),
+      'no_stream',
+      decidePayment(command, initialPaymentState()),
+      {
+        metadata: { actor: input.userId ?? 'guest' },
+      },
+    );
+    return {
+      id: providerOrder.id,
+      amount: input.amountPaise,
+      currency: 'INR' as const,
+      receipt: input.receipt,
+      key_id: this.deps.provider.keyId,
+    };
+  }
+
+  /** Checks the browser's signature against the stored provider order, then records the payment once. */
+  async verify(
+    input: { orderId: string; paymentId: string; signature: string },
+    cart?: CheckoutRequest,
+  ): Promise<{ version: number }> {
+    const { state, version } = await this.load(input.orderId);
+    const genuine =
+      state.status !== 'none' &&
+      verifyPaymentSignature({
+        orderId: input.orderId,
+        paymentId: input.paymentId,
+        signature: input.signature,
+        secret: this.deps.keySecret,
+      });
+    if (!genuine) throw new ValidationError('Payment verification failed');
+    if (state.status !== 'open') return this.recordPaid(input.orderId, input.paymentId, 'checkout');
+    if (!cart) throw new ValidationError('orderData is required to place this order');
+    return this.priceAtVerify(input.orderId, input.paymentId, cart, state.opened.amountPaise, version);
+  }
+
+  /** An opened order's cart, priced now: accepted only when the server's total is what was charged. */
+  private async priceAtVerify(
+    orderId: string,
+    paymentId: string,
+    cart: CheckoutRequest,
+    chargedPaise: number,
+    version: number,
+  ): Promise<{ version: number }> {
+    let held: HeldOrder & { reservationId: string };
+    try {
+      held = await this.holdAndPrice(cart);
+    } catch (err) {
+      await this.recordFailure(orderId, `refund due: ${(err as Error).message}`);
+      throw err;
+    }
+    if (held.totalPaise !== chargedPaise) {
+      await this.releaseHolds(held);
+      await this.recordFailure(orderId, `refund due: charged ${chargedPaise} paise, order totals ${held.totalPaise}`);
+      throw new ValidationError('Payment amount does not match the order total; the payment will be refunded');
+    }
+    const now = this.deps.clock();
+    const opened = (await this.load(orderId)).state;
+    if (opened.status !== 'open') {
+      await this.releaseHolds(held);
+      return this.recordPaid(orderId, paymentId, 'checkout');
+    }
+    const created = decidePayment(
+      {
+        type: 'CreatePaymentOrder',
+        data: {
+          ...held,
+          razorpayOrderId: orderId,
+          receipt: opened.opened.receipt,
+          currency: 'INR',
+          createdAt: opened.opened.createdAt,
+          expiresAt: opened.opened.expiresAt,
+        },
+      },
+      opened,
+    );
+    const verified = decidePayment(
+      { type: 'VerifyPayment', data: { paymentId, via: 'checkout', now } },
+      created.reduce(evolvePayment, opened),
+    );
+    try {
+      const r = await this.deps.store.append(paymentStreamId(orderId), version, [...created, ...verified], {
+        metadata: { actor: 'checkout' },
+      });
+      return { version: r.nextExpectedVersion };
+    } catch (err) {
+      await this.releaseHolds(held);
+      // A concurrent verify priced it first: answer as that one did.
+      if (err instanceof StreamVersionConflictError) return this.recordPaid(orderId, paymentId, 'checkout');
+      throw err;
+    }
+  }
+
+  /** Records PaymentVerified unless already recorded (any path: browser, webhook, reconciliation). */
+  async recordPaid(
+    orderId: string,
+    paymentId: string,
+    via: 'checkout' | 'webhook' | 'reconciliation',
+  ): Promise<{ version: number }> {
+    return retryOnConflict(async () => {
+      const { state, version } = await this.load(orderId);
+      const events = decidePayment({ type: 'VerifyPayment', data: { paymentId, via, now: this.deps.clock() } }, state);
+      if (events.length === 0) return { version };
+      const r = await this.deps.store.append(paymentStreamId(orderId), version, events, { metadata: { actor: via } });
+      return { version: r.nextExpectedVersion };
+    }, 10);
+  }
+
+  async recordFailure(orderId: string, reason: string): Promise<void> {
+    await retryOnConflict(async () => {
+      const { state, version } = await this.load(orderId);
+      const events = decidePayment({ type: 'RecordPaymentFailure', data: { reason, now: this.deps.clock() } }, state);
+      if (events.length)
+        await this.deps.store.append(paymentStreamId(orderId), version, events, { metadata: { actor: 'checkout' } });
+    });
+  }
+
+  /**
+   * Settles an unpaid order whose hold ran out: if the provider took the money after all (closed browser,
+   * lost webhook) it is recorded as paid, else the order expires and its holds are released.
+   */
+  async settleExpired(orderId: string): Promise<'paid' | 'expired' | 'unchanged'> {
+    const { state } = await this.load(orderId);
+    if (state.status !== 'created' && state.status !== 'open') return 'unchanged';
+    if (state.status === 'created') {
+      const paid = (await this.deps.provider.fetchPayments(orderId)).find(
+        (p) => p.status === 'captured' || p.status === 'authorized',
+      );
+      if (paid) {
+        await this.recordPaid(orderId, paid.id, 'reconciliation');
+        return 'paid';
+      }
+    }
+    return retryOnConflict(async () => {
+      const current = await this.load(orderId);
+      const events = decidePayment({ type: 'ExpirePaymentOrder', data: { now: this.deps.clock() } }, current.state);
+      if (!events.length) return 'unchanged' as const;
+      await this.deps.store.append(paymentStreamId(orderId), current.version, events, {
+        metadata: { actor: 'expiry' },
+      });
+      return 'expired' as const;
+    });
+  }
+
+  async load(orderId: string): Promise<{ state: PaymentOrderState; version: number }> {
+    return this.deps.store.aggregate<PaymentOrderState, PaymentEvent>(
+      paymentStreamId(orderId),
+      evolvePayment,
+      initialPaymentState(),
+    );
+  }
+
+  private expiry(now: Date): string {
+    return new Date(now.getTime() + this.deps.reservationTtlMs).toISOString();
+  }
+
+  /** Holds stock and the coupon use and prices the order from the server's data; undoes the holds on failure. */
+  private async holdAndPrice(req: CheckoutRequest): Promise<HeldOrder & { reservationId: string }> {
+    const { inventory, coupons, delivery } = this.deps;
     const reservationId = randomUUID();
     const held = await inventory.reserve(reservationId, req.lines);
     if (!held.ok) throw new RefusedError(held.title, held.message);
@@ -101,132 +336,39 @@ export class Payments {
       };
       const totalPaise = orderTotalPaise(priced);
       if (totalPaise < 100) throw new ValidationError('Order total must be at least ₹1.00');
-      const providerOrder = await provider.createOrder({
-        amountPaise: totalPaise,
-        currency: 'INR',
-        receipt: req.receipt.slice(0, 40),
-        notes: { reservationId },
-      });
-      const now = this.deps.clock();
-      const command: PaymentCommand = {
-        type: 'CreatePaymentOrder',
-        data: {
-          razorpayOrderId: providerOrder.id,
-          reservationId,
-          holds: held.lines,
-          receipt: req.receipt,
-          currency: 'INR',
-          createdAt: now.toISOString(),
-          expiresAt: new Date(now.getTime() + this.deps.reservationTtlMs).toISOString(),
-          customer: req.customer,
-          address: req.address,
-          pincode: req.pincode,
-          lines,
-          couponCode,
-          ...priced,
-          totalPaise,
-        },
-      };
-      await store.append(
-        paymentStreamId(providerOrder.id),
-        'no_stream',
-        decidePayment(command, initialPaymentState()),
-        {
-          metadata: { actor: req.customer.userId ?? 'guest', correlationId: reservationId },
-        },
-      );
-      // No job per order: the expiry sweep (RECONCILE_JOB) settles every order whose hold has run out.
       return {
-        id: providerOrder.id,
-        amount: totalPaise,
-        currency: 'INR' as const,
-        receipt: req.receipt,
-        key_id: provider.keyId,
         reservationId,
+        holds: held.lines,
+        customer: req.customer,
+        address: req.address,
+        pincode: req.pincode,
+        lines,
+        couponCode,
+        ...priced,
+        totalPaise,
       };
     } catch (err) {
-      await inventory
-        .release(reservationId, held.lines)
-        .catch((e: unknown) => this.deps.logger.error({ err: e, reservationId }, 'release after failed checkout'));
-      if (couponCode)
-        await coupons
-          .releaseUse(couponCode, reservationId)
-          .catch((e: unknown) =>
-            this.deps.logger.error({ err: e, reservationId }, 'coupon release after failed checkout'),
-          );
+      await this.releaseHolds({ reservationId, holds: held.lines, couponCode });
       throw err;
     }
   }
 
-  /** Checks the browser's signature against the stored provider order, then records the payment once. */
-  async verify(input: { orderId: string; paymentId: string; signature: string }): Promise<{ version: number }> {
-    const { state } = await this.load(input.orderId);
-    const genuine =
-      state.status !== 'none' &&
-      verifyPaymentSignature({
-        orderId: state.order.razorpayOrderId,
-        paymentId: input.paymentId,
-        signature: input.signature,
-        secret: this.deps.keySecret,
-      });
-    if (!genuine) throw new ValidationError('Payment verification failed');
-    return this.recordPaid(input.orderId, input.paymentId, 'checkout');
-  }
-
-  /** Records PaymentVerified unless already recorded (any path: browser, webhook, reconciliation). */
-  async recordPaid(
-    orderId: string,
-    paymentId: string,
-    via: 'checkout' | 'webhook' | 'reconciliation',
-  ): Promise<{ version: number }> {
-    return retryOnConflict(async () => {
-      const { state, version } = await this.load(orderId);
-      const events = decidePayment({ type: 'VerifyPayment', data: { paymentId, via, now: this.deps.clock() } }, state);
-      if (events.length === 0) return { version };
-      const r = await this.deps.store.append(paymentStreamId(orderId), version, events, { metadata: { actor: via } });
-      return { version: r.nextExpectedVersion };
-    }, 10);
-  }
-
-  async recordFailure(orderId: string, reason: string): Promise<void> {
-    await retryOnConflict(async () => {
-      const { state, version } = await this.load(orderId);
-      const events = decidePayment({ type: 'RecordPaymentFailure', data: { reason, now: this.deps.clock() } }, state);
-      if (events.length)
-        await this.deps.store.append(paymentStreamId(orderId), version, events, { metadata: { actor: 'webhook' } });
-    });
-  }
-
-  /**
-   * Settles an unpaid order whose hold ran out: if the provider took the money after all (closed browser,
-   * lost webhook) it is recorded as paid, else the order expires and its holds are released.
-   */
-  async settleExpired(orderId: string): Promise<'paid' | 'expired' | 'unchanged'> {
-    const { state } = await this.load(orderId);
-    if (state.status !== 'created') return 'unchanged';
-    const paid = (await this.deps.provider.fetchPayments(orderId)).find(
-      (p) => p.status === 'captured' || p.status === 'authorized',
-    );
-    if (paid) {
-      await this.recordPaid(orderId, paid.id, 'reconciliation');
-      return 'paid';
+  private async releaseHolds(h: {
+    reservationId: string;
+    holds: ReservedLine[];
+    couponCode: string | null;
+  }): Promise<void> {
+    await this.deps.inventory
+      .release(h.reservationId, h.holds)
+      .catch((e: unknown) =>
+        this.deps.logger.error({ err: e, reservationId: h.reservationId }, 'could not release stock holds'),
+      );
+    if (h.couponCode) {
+      await this.deps.coupons
+        .releaseUse(h.couponCode, h.reservationId)
+        .catch((e: unknown) =>
+          this.deps.logger.error({ err: e, reservationId: h.reservationId }, 'could not release coupon use'),
+        );
     }
-    return retryOnConflict(async () => {
-      const current = await this.load(orderId);
-      const events = decidePayment({ type: 'ExpirePaymentOrder', data: { now: this.deps.clock() } }, current.state);
-      if (!events.length) return 'unchanged' as const;
-      await this.deps.store.append(paymentStreamId(orderId), current.version, events, {
-        metadata: { actor: 'expiry' },
-      });
-      return 'expired' as const;
-    });
-  }
-
-  async load(orderId: string): Promise<{ state: PaymentOrderState; version: number }> {
-    return this.deps.store.aggregate<PaymentOrderState, PaymentEvent>(
-      paymentStreamId(orderId),
-      evolvePayment,
-      initialPaymentState(),
-    );
   }
 }

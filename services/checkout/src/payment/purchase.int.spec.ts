@@ -293,4 +293,50 @@ describe('purchase saga through the gateway', () => {
     const late = await verify(await sandboxPay(sandbox(), first.body.id));
     expect(late.status).toBe(409);
   });
+
+  it("the seeds' own flow: create-order with the documented fields only, the cart priced at verify", async () => {
+    const productId = await createProduct({ name: 'Seed Flow Shawl', price: '1200', quantity: '2', category: 'Women' });
+    const open = await shop.api<CreateOrderAnswer>('POST', '/api/payment/create-order', {
+      body: { amount: 1200, currency: 'INR', receipt: `rcpt_seed_${Date.now()}` },
+    });
+    expect(open.status).toBe(201);
+    expect(open.body).toMatchObject({ amount: 120000, currency: 'INR', key_id: 'rzp_test_sandbox' });
+    const placed = await shop.api<{ success: boolean; orderNumber: string }>('POST', '/api/payment/verify', {
+      body: {
+        ...(await sandboxPay(sandbox(), open.body.id)),
+        orderData: orderData(8000, [{ productId, quantity: 1 }]),
+      },
+    });
+    expect(placed.status).toBe(200);
+    expect(placed.body.success).toBe(true);
+    const order = (await adminOrders()).find((o) => o.orderNumber === placed.body.orderNumber);
+    expect(order?.totalAmount).toBe(1200);
+
+    // paid ₹1 for a ₹1,200 cart: refused for refund, no order, the stock is not taken
+    const cheap = await shop.api<CreateOrderAnswer>('POST', '/api/payment/create-order', {
+      body: { amount: 1, currency: 'INR', receipt: `rcpt_cheap_${Date.now()}` },
+    });
+    const refused = await shop.api<{ message: string }>('POST', '/api/payment/verify', {
+      body: {
+        ...(await sandboxPay(sandbox(), cheap.body.id)),
+        orderData: orderData(8001, [{ productId, quantity: 1 }]),
+      },
+    });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { message: 'Payment amount does not match the order total; the payment will be refunded' },
+    });
+    expect((await adminOrders()).some((o) => o.razorpayOrderId === cheap.body.id)).toBe(false);
+    await waitUntil(
+      async () => (await shop.api<{ quantity: number }>('GET', `/api/products/${productId}`)).body.quantity === 1,
+      'one left',
+    );
+    // without a cart the opened order cannot be verified
+    const bare = await shop.api<CreateOrderAnswer>('POST', '/api/payment/create-order', {
+      body: { amount: 1200, currency: 'INR', receipt: `rcpt_bare_${Date.now()}` },
+    });
+    expect((await verify(await sandboxPay(sandbox(), bare.body.id))).body).toMatchObject({
+      message: 'orderData is required to place this order',
+    });
+  });
 });

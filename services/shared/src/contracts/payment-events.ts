@@ -78,7 +78,25 @@ export type PaymentFailed = {
   data: { razorpayOrderId: string; reason: string; failedAt: string };
 };
 
-export type PaymentEvent = PaymentOrderCreated | PaymentVerified | PaymentOrderExpired | PaymentFailed;
+/**
+ * A provider order opened from the documented fields only (amount, currency, receipt): the client sends the
+ * cart at verify, where the server prices it and accepts the payment only if its total equals the amount.
+ */
+export type PaymentOrderOpened = {
+  type: 'PaymentOrderOpened';
+  data: {
+    razorpayOrderId: string;
+    amountPaise: number;
+    receipt: string;
+    currency: 'INR';
+    userId: string | null;
+    createdAt: string;
+    expiresAt: string;
+  };
+};
+
+export type PaymentEvent =
+  PaymentOrderOpened | PaymentOrderCreated | PaymentVerified | PaymentOrderExpired | PaymentFailed;
 
 export const paymentStreamId = (razorpayOrderId: string) => `payment-${razorpayOrderId}`;
 export const PAYMENT_STREAM_PREFIX = 'payment-';

@@ -8,15 +8,25 @@ export const paymentOrdersProjection: EventConsumer = {
   name: PAYMENT_ORDERS_PROJECTION,
   schema: 'checkout',
   sources: ['checkout'],
-  eventTypes: ['PaymentOrderCreated', 'PaymentVerified', 'PaymentOrderExpired', 'PaymentFailed'],
+  eventTypes: ['PaymentOrderOpened', 'PaymentOrderCreated', 'PaymentVerified', 'PaymentOrderExpired', 'PaymentFailed'],
   async handle(event, tx) {
     const e = { type: event.type, data: event.data } as PaymentEvent;
     switch (e.type) {
+      case 'PaymentOrderOpened': {
+        const d = e.data;
+        await tx.query(
+          `INSERT INTO checkout.payment_orders (razorpay_order_id, reservation_id, user_id, status, total_paise, created_at, expires_at, updated_at)
+           VALUES ($1, '', $2, 'created', $3, $4, $5, $4) ON CONFLICT (razorpay_order_id) DO NOTHING`,
+          [d.razorpayOrderId, d.userId, d.amountPaise, d.createdAt, d.expiresAt],
+        );
+        return;
+      }
       case 'PaymentOrderCreated': {
         const d = e.data;
         await tx.query(
           `INSERT INTO checkout.payment_orders (razorpay_order_id, reservation_id, user_id, status, total_paise, created_at, expires_at, updated_at)
-           VALUES ($1, $2, $3, 'created', $4, $5, $6, $5) ON CONFLICT (razorpay_order_id) DO NOTHING`,
+           VALUES ($1, $2, $3, 'created', $4, $5, $6, $5)
+           ON CONFLICT (razorpay_order_id) DO UPDATE SET reservation_id = EXCLUDED.reservation_id, total_paise = EXCLUDED.total_paise`,
           [d.razorpayOrderId, d.reservationId, d.customer.userId, d.totalPaise, d.createdAt, d.expiresAt],
         );
         return;
