@@ -55,6 +55,32 @@ const db = new pg.Pool({ connectionString: shop.databaseUrl, max: concurrency + 
 try {
   const token = await adminToken(shop.base);
 
+  // ---- 0. the reference first, while the shop is idle: its pools and these 64 connections together
+  // would pass Postgres's default max_connections during the race ----
+  await db.query(
+    `CREATE TABLE IF NOT EXISTS public.bench_reference_stock (id int PRIMARY KEY, available int NOT NULL)`,
+  );
+  await db.query(
+    `INSERT INTO public.bench_reference_stock VALUES (1, 10000000) ON CONFLICT (id) DO UPDATE SET available = 10000000`,
+  );
+  let refOk = 0;
+  const refMs: number[] = [];
+  const refUntil = performance.now() + duration * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < refUntil) {
+        const s = performance.now();
+        const r = await db.query(
+          `UPDATE public.bench_reference_stock SET available = available - 1 WHERE id = 1 AND available > 0`,
+        );
+        refMs.push(performance.now() - s);
+        if (r.rowCount === 1) refOk += 1;
+      }
+    }),
+  );
+  await db.query(`DROP TABLE public.bench_reference_stock`);
+  const refRate = refOk / duration;
+
   // ---- 1. the race: N buyers for S units ----
   const hot = await createProduct(shop.base, token, 'Flash Sale Kurta', stock);
   const createMs: number[] = [];
@@ -141,30 +167,6 @@ try {
     }),
   );
   const sustainedRate = sustainedOk / duration;
-
-  await db.query(
-    `CREATE TABLE IF NOT EXISTS public.bench_reference_stock (id int PRIMARY KEY, available int NOT NULL)`,
-  );
-  await db.query(
-    `INSERT INTO public.bench_reference_stock VALUES (1, 10000000) ON CONFLICT (id) DO UPDATE SET available = 10000000`,
-  );
-  let refOk = 0;
-  const refMs: number[] = [];
-  const refUntil = performance.now() + duration * 1000;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < refUntil) {
-        const s = performance.now();
-        const r = await db.query(
-          `UPDATE public.bench_reference_stock SET available = available - 1 WHERE id = 1 AND available > 0`,
-        );
-        refMs.push(performance.now() - s);
-        if (r.rowCount === 1) refOk += 1;
-      }
-    }),
-  );
-  await db.query(`DROP TABLE public.bench_reference_stock`);
-  const refRate = refOk / duration;
 
   const f = (n: number) => n.toFixed(1);
   console.log(

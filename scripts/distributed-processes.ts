@@ -56,7 +56,10 @@ export async function waitForHealthy(url: string, proc: Proc, timeoutMs = 60_000
   throw new Error(`${proc.name} not healthy at ${url} after ${timeoutMs} ms:\n${proc.output.slice(-30).join('\n')}`);
 }
 
-/** Starts every service and then the gateway; resolves when all answer /api/health. */
+/**
+ * Starts every service and then the gateway; resolves when all answer /api/health. Each service gets 12 + 4
+ * connections unless DATABASE_POOL_SIZE says otherwise: four of them fit Postgres's default 100.
+ */
 export async function startDistributed(opts: {
   env: Record<string, string | undefined>;
   gatewayPort: number;
@@ -74,7 +77,12 @@ export async function startDistributed(opts: {
         startProcess(
           s.name,
           s.entry,
-          { ...opts.env, PORT: String(opts.firstServicePort + i), SERVICE_URLS: peers },
+          {
+            ...opts.env,
+            PORT: String(opts.firstServicePort + i),
+            SERVICE_URLS: peers,
+            DATABASE_POOL_SIZE: opts.env.DATABASE_POOL_SIZE ?? '12',
+          },
           opts.echo,
         ),
       );

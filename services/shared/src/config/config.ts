@@ -5,6 +5,13 @@ import { z } from 'zod';
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe('Gateway HTTP port'),
   DATABASE_URL: z.url().optional().describe('Postgres URL; unset = embedded Postgres under DATA_DIR'),
+  DATABASE_POOL_SIZE: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .max(500)
+    .default(20)
+    .describe('Connections per process for requests (projections get a third of this more); keep processes x size under Postgres max_connections'),
   REDIS_URL: z.url().optional().describe('Redis URL; unset = in-process cache, pub/sub and jobs'),
   KAFKA_BROKERS: z
     .string()

@@ -72,7 +72,7 @@ export async function createInfrastructure(config: Config, service: string): Pro
     databaseUrl = embedded.url;
     logger.info({ dataDir: path.join(config.DATA_DIR, 'postgres') }, 'embedded PostgreSQL started');
   }
-  const pool = createPool(databaseUrl, 20);
+  const pool = createPool(databaseUrl, config.DATABASE_POOL_SIZE);
   const applied = await migrate(pool);
   if (applied.length) logger.info({ applied }, 'migrations applied');
 
@@ -97,7 +97,7 @@ export async function createInfrastructure(config: Config, service: string): Pro
   const kafkaBrokers = config.KAFKA_BROKERS?.split(',');
   // Projections get their own connections: in a sale's rush, request handlers queueing for the main pool
   // must not hold back the read models those same requests wait on (read-your-writes).
-  const busPool = createPool(databaseUrl, 8);
+  const busPool = createPool(databaseUrl, Math.max(4, Math.ceil(config.DATABASE_POOL_SIZE / 3)));
   const bus = createEventBus({ pool: busPool, kafkaBrokers, stores: [...stores.values()], logger, metrics });
 
   const context: ServiceContext = {
