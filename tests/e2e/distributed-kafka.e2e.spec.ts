@@ -106,6 +106,35 @@ describe('distributed mode: gateway and each service as separate processes over 
     expect(listed).toMatchObject({ name: 'Kafka Kurta', sizeQuantities: { M: 3, L: 2 } });
     expect((await fetch(`http://127.0.0.1:${gatewayPort}${created.body.image}`)).status).toBe(200);
 
+    // Repeat reads are answered by the gateway from Redis; a write through it is seen by the next read.
+    const again = await waitUntil(async () => {
+      const r = await fetch(`http://127.0.0.1:${gatewayPort}/api/products`);
+      const body = (await r.json()) as Array<{ id: string }>;
+      return r.headers.get('x-cache') === 'gateway' ? body : undefined;
+    }, 'a list served by the gateway cache');
+    expect(again.some((p) => p.id === created.body.id)).toBe(true);
+    expect(
+      (
+        await api('PUT', `/api/products/${created.body.id}/delist`, {
+          token: login.body.token,
+          body: { isDelisted: true },
+        })
+      ).status,
+    ).toBe(200);
+    const after = await api<Array<{ id: string }>>('GET', '/api/products');
+    expect(after.body.some((p) => p.id === created.body.id)).toBe(false);
+    expect(
+      (
+        await api('PUT', `/api/products/${created.body.id}/delist`, {
+          token: login.body.token,
+          body: { isDelisted: false },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await api<Array<{ id: string }>>('GET', '/api/products')).body.some((p) => p.id === created.body.id)).toBe(
+      true,
+    );
+
     // The projection got it from Kafka: the catalog outbox rows were published by the relay.
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
@@ -115,7 +144,7 @@ describe('distributed mode: gateway and each service as separate processes over 
            FROM catalog.outbox WHERE stream_id = $1`,
         [`product-${created.body.id}`],
       );
-      expect(rows[0]).toEqual({ unpublished: 0, total: 1 });
+      expect(rows[0]).toEqual({ unpublished: 0, total: 3 }); // created, delisted, relisted: all relayed
     } finally {
       await client.end();
     }

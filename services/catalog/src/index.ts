@@ -12,6 +12,7 @@ import { StockWriter } from './inventory/stock-writer.ts';
 
 export { productsProjection, PRODUCTS_PROJECTION } from './read-models/products/products-projection.ts';
 export { Inventory } from './inventory/inventory.ts';
+export { ProductListCache } from './read-models/products/product-list-cache.ts';
 export { InventoryHttpClient } from './inventory/inventory-http-client.ts';
 
 /** Where uploaded and seeded images live (served at /uploads). */

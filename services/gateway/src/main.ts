@@ -4,6 +4,8 @@ import { createLogger } from '@shop/shared/observability/logger';
 import { Metrics } from '@shop/shared/observability/metrics';
 import { handleProcessSignals } from '@shop/shared/runtime/host';
 import { createRazorpaySandbox, paymentSettings, SANDBOX_PATH } from '@shop/checkout';
+import { ProductListCache } from '@shop/catalog';
+import { createCache, createPubSub } from '@shop/shared/cache/index';
 import { createProxyGateway, parseServiceUrls } from './proxy.ts';
 import { startShop } from './shop.ts';
 
@@ -37,10 +39,18 @@ if (config.SERVICE_URLS) {
         logger,
       })
     : undefined;
+  // With Redis, the gateway reads the hot product list the catalog service keeps there.
+  let productList: ProductListCache | undefined;
+  if (config.REDIS_URL) {
+    const cacheOpts = { redisUrl: config.REDIS_URL, prefix: 'shop:', logger };
+    productList = new ProductListCache(null, createCache(cacheOpts), createPubSub(cacheOpts));
+    await productList.start();
+  }
   const app = createProxyGateway({
     services: parseServiceUrls(config.SERVICE_URLS),
     logger,
     metrics: new Metrics('gateway'),
+    productList,
     mount: (a) => {
       if (sandbox) a.use(SANDBOX_PATH, sandbox.router);
     },

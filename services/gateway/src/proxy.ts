@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { Express, Request, Response } from 'express';
 import express from 'express';
 import { requestContext } from '@shop/shared/http/app';
+import type { ProductListCache } from '@shop/catalog';
 import { SERVICE_ROUTES } from '@shop/shared/runtime/service';
 import type { Logger } from '@shop/shared/observability/logger';
 import type { Metrics } from '@shop/shared/observability/metrics';
@@ -48,6 +49,8 @@ export function createProxyGateway(opts: {
   logger: Logger;
   metrics: Metrics;
   mount?: (app: Express) => void;
+  /** The public product list straight from the shared cache (Redis); misses go to the catalog service. */
+  productList?: ProductListCache;
 }): Express {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const app = express();
@@ -78,6 +81,26 @@ export function createProxyGateway(opts: {
   });
 
   opts.mount?.(app);
+
+  const list = opts.productList;
+  if (list) {
+    // The sale-spike read skips the hop to the catalog service when Redis already holds the list.
+    app.get('/api/products', async (req, res, next) => {
+      if (Object.keys(req.query).length > 0) return next();
+      const body = await list.peek(false).catch(() => null);
+      if (!body) return next();
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.setHeader('Cache-Control', 'no-cache');
+      res.setHeader('X-Cache', 'gateway');
+      res.end(body);
+    });
+    // A write through this gateway drops its copy once answered, so the writer's next read is fresh
+    // (other gateways hear of it by pub/sub).
+    app.use(['/api/products', '/api/payment'], (req, res, next) => {
+      if (req.method !== 'GET') res.once('finish', () => list.dropLocalCopy());
+      next();
+    });
+  }
 
   const forward = (req: Request, res: Response, target: URL) => {
     const headers: http.OutgoingHttpHeaders = {};

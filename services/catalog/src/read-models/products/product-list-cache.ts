@@ -21,7 +21,8 @@ export class ProductListCache {
   private unsubscribe?: () => Promise<void>;
 
   constructor(
-    private readonly db: pg.Pool,
+    /** null in a process that only reads what the catalog service put in the shared cache (the gateway). */
+    private readonly db: pg.Pool | null,
     private readonly cache: Cache,
     private readonly pubsub: PubSub,
   ) {}
@@ -51,12 +52,36 @@ export class ProductListCache {
     if (shared !== null) {
       body = Buffer.from(shared);
     } else {
+      if (!this.db) throw new Error('ProductListCache without a database can only peek');
       const json = JSON.stringify(await listProducts(this.db, { includeDelisted }));
       body = Buffer.from(json);
       await this.cache.set(k, json, 600);
     }
     if (gen === this.generation) this.local.set(localKey, body);
     return body;
+  }
+
+  /**
+   * The list's JSON body if a cache holds it (in-process copy, then the shared cache), else null: never
+   * reads Postgres. The gateway answers from this and forwards to the catalog service on a miss.
+   */
+  async peek(includeDelisted: boolean): Promise<Buffer | null> {
+    const localKey = includeDelisted ? 'all' : 'public';
+    const hit = this.local.get(localKey);
+    if (hit) return hit;
+    const gen = this.generation;
+    const version = await this.cache.get(VERSION_KEY);
+    if (version === null) return null;
+    const shared = await this.cache.get(bodyKey(version, includeDelisted));
+    if (shared === null) return null;
+    const body = Buffer.from(shared);
+    if (gen === this.generation) this.local.set(localKey, body);
+    return body;
+  }
+
+  /** Forgets the in-process copy (a write passed through this process). */
+  dropLocalCopy(): void {
+    this.dropLocal();
   }
 
   /** Drops every cached copy (after a projection commit). */
