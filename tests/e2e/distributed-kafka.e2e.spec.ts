@@ -6,7 +6,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startDistributed } from '../../scripts/distributed-processes.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
-import { httpClient, waitUntil } from '../support/http.ts';
+import { httpClient } from '../support/http.ts';
+import { waitUntil } from '../support/wait-until.ts';
 import { openEventStream } from '../../services/order/src/testing/sse-client.ts';
 import { sandboxPay } from '../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
 

@@ -13,7 +13,7 @@ import {
   type PaymentProvider,
   type RazorpaySandbox,
 } from '../../services/checkout/src/payment-provider/index.ts';
-import { waitUntil } from '../support/http.ts';
+import { waitUntil } from '../support/wait-until.ts';
 
 /**
  * The sandbox's checkout.js in a real browser (Debian's headless Chromium, driven without Playwright):
@@ -58,14 +58,26 @@ const report = (kind, data) => fetch('/report', {
   method: 'POST', headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ scenario, kind, data: Object.assign({ dialogOpen: dialogOpen() }, data) }),
 });
+// Resolves when the button is in the page and enabled: reacts to DOM changes, with a deadline.
 const enabled = (testId) => new Promise((resolve, reject) => {
-  const deadline = Date.now() + 10000;
-  (function poll() {
+  const find = () => {
     const el = document.querySelector('[data-testid=' + testId + ']');
-    if (el && !el.disabled) return resolve(el);
-    if (Date.now() > deadline) return reject(new Error('no enabled ' + testId));
-    setTimeout(poll, 20);
-  })();
+    return el && !el.disabled ? el : null;
+  };
+  const now = find();
+  if (now) return resolve(now);
+  const observer = new MutationObserver(() => {
+    const el = find();
+    if (!el) return;
+    observer.disconnect();
+    clearTimeout(timer);
+    resolve(el);
+  });
+  observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['disabled'] });
+  const timer = setTimeout(() => {
+    observer.disconnect();
+    reject(new Error('no enabled ' + testId));
+  }, 10000);
 });
 window.addEventListener('error', (e) => report('page-error', { message: String(e.message) }));
 (async () => {

@@ -24,18 +24,3 @@ export function httpClient(base: string) {
     return { status: r.status, body: parsed as T };
   };
 }
-
-/** Polls `check` until it returns a truthy value or the deadline passes. */
-export async function waitUntil<T>(
-  check: () => Promise<T | undefined | null | false>,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

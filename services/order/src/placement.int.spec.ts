@@ -5,7 +5,7 @@ import { inTransaction } from '@shop/shared/bus/transaction';
 import { paymentStreamId } from '@shop/shared/contracts/payment-events';
 import type { RecordedEvent } from '@shop/shared/eventstore/types';
 import { createTestDatabase, type TestDatabase } from '../../../tests/support/test-database.ts';
-import { waitUntil } from '../../../tests/support/http.ts';
+import { waitUntil } from '../../../tests/support/wait-until.ts';
 import { findOrderNumberByPayment, waitForOrderOfPayment } from './index.ts';
 import type { OrderView } from './read-models/orders/orders-queries.ts';
 import { startOrderTestHost, type OrderTestHost } from './testing/order-test-host.ts';

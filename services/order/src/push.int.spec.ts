@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../tests/support/test-database.ts';
-import { waitUntil } from '../../../tests/support/http.ts';
+import { waitUntil } from '../../../tests/support/wait-until.ts';
 import { waitForOrderOfPayment } from './index.ts';
 import type { DashboardStats } from './read-models/orders/dashboard-stats.ts';
 import type { OrderView } from './read-models/orders/orders-queries.ts';

@@ -3,7 +3,7 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnavailableError, ValidationError } from '@shop/shared/errors/errors';
 import { listen } from '@shop/shared/runtime/host';
-import { waitUntil } from '../../../../tests/support/http.ts';
+import { waitUntil } from '../../../../tests/support/wait-until.ts';
 import {
   createRazorpayProvider,
   createRazorpaySandbox,

@@ -118,15 +118,13 @@ export function paymentRouter(deps: {
       if (amountPaise < 100) throw new ValidationError('Order total must be at least ₹1.00');
       order = await payments.openOrder({ amountPaise, receipt, userId: req.user?.id ?? null });
     }
-    res
-      .status(201)
-      .json({
-        id: order.id,
-        amount: order.amount,
-        currency: order.currency,
-        receipt: order.receipt,
-        key_id: order.key_id,
-      });
+    res.status(201).json({
+      id: order.id,
+      amount: order.amount,
+      currency: order.currency,
+      receipt: order.receipt,
+      key_id: order.key_id,
+    });
   });
 
   r.post('/api/payment/verify', limit, async (req, res) => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPay } from '../payment-provider/sandbox/sandbox-pay.ts';
 import { startTestShop, type TestShop } from '../../../../tests/support/test-shop.ts';
-import { waitUntil } from '../../../../tests/support/http.ts';
+import { waitUntil } from '../../../../tests/support/wait-until.ts';
 
 interface CreateOrderAnswer {
   id: string;

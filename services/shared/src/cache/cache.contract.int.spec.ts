@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { createLogger } from '../observability/logger.ts';
 import { createCache, type Cache } from './index.ts';
 import { deleteRedisKeys, uniquePrefix } from './testing/redis-keys.ts';
-import { waitFor } from './testing/wait-for.ts';
+import { waitUntil } from '../../../../tests/support/wait-until.ts';
 
 const redisUrl = inject('redisUrl');
 const logger = createLogger('test', 'silent');
@@ -48,10 +48,7 @@ describe.each([
     await cache.set('stock:hot', '3', 0.15);
     await cache.set('stock:cold', '9');
     expect(await cache.get('stock:hot')).toBe('3');
-    await waitFor(async () => (await cache.get('stock:hot')) === null, {
-      timeoutMs: 3_000,
-      message: 'the TTL to expire',
-    });
+    await waitUntil(async () => (await cache.get('stock:hot')) === null, 'the TTL to expire', 3_000);
     expect(Date.now() - setAt).toBeGreaterThanOrEqual(150);
     expect(await cache.get('stock:cold')).toBe('9');
     await expect(cache.set('bad', 'x', 0)).rejects.toThrow(RangeError);

@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { createLogger } from '../observability/logger.ts';
 import { createPubSub, type PubSub } from './index.ts';
 import { deleteRedisKeys, uniquePrefix } from './testing/redis-keys.ts';
-import { waitFor } from './testing/wait-for.ts';
+import { waitUntil } from '../../../../tests/support/wait-until.ts';
 
 const redisUrl = inject('redisUrl');
 const logger = createLogger('test', 'silent');
@@ -35,7 +35,7 @@ describe.each([
     expect(received).toEqual([]);
     await first;
     for (const m of sent.slice(1)) await pubsub.publish('orders', m);
-    await waitFor(() => received.length === sent.length, { message: 'all messages' });
+    await waitUntil(() => received.length === sent.length, 'all messages');
     expect(received).toEqual(sent);
   });
 
@@ -47,7 +47,7 @@ describe.each([
     await pubsub.publish('stock', 'x');
     await pubsub.publish('orders', '1');
     await pubsub.publish('dashboard', '2');
-    await waitFor(() => received.length === 2, { message: 'two messages' });
+    await waitUntil(() => received.length === 2, 'two messages');
     expect(received).toEqual(['orders:1', 'dashboard:2']);
   });
 
@@ -58,13 +58,13 @@ describe.each([
     const unsubscribeFirst = await pubsub.subscribe('orders', (m) => first.push(m));
     await pubsub.subscribe('orders', (m) => second.push(m));
     await pubsub.publish('orders', 'before');
-    await waitFor(() => first.length === 1 && second.length === 1, { message: 'the first message' });
+    await waitUntil(() => first.length === 1 && second.length === 1, 'the first message');
     await unsubscribeFirst();
     await unsubscribeFirst();
     await pubsub.publish('orders', 'after-1');
     await pubsub.publish('orders', 'after-2');
     // The remaining subscriber got both later messages, so they were delivered: the removed one got none.
-    await waitFor(() => second.length === 3, { message: 'the later messages' });
+    await waitUntil(() => second.length === 3, 'the later messages');
     expect(first).toEqual(['before']);
     expect(second).toEqual(['before', 'after-1', 'after-2']);
   });
@@ -79,7 +79,7 @@ describe.each([
     });
     await pubsub.subscribe('admin', (m) => b.push(m));
     for (const m of ['1', '2', '3']) await pubsub.publish('admin', m);
-    await waitFor(() => a.length === 3 && b.length === 3, { message: 'both subscribers' });
+    await waitUntil(() => a.length === 3 && b.length === 3, 'both subscribers');
     expect(a).toEqual(['1', '2', '3']);
     expect(b).toEqual(['1', '2', '3']);
   });
@@ -93,7 +93,7 @@ describe.each([
     await probe.subscribe('orders', (m) => control.push(m));
     await pubsub.close();
     await probe.publish('orders', 'late');
-    await waitFor(() => control.length === 1, { message: 'the control message' });
+    await waitUntil(() => control.length === 1, 'the control message');
     expect(received).toEqual([]);
   });
 });
@@ -116,7 +116,7 @@ describe('RedisPubSub', () => {
       await otherApp.subscribe('orders', (m) => other.push(m));
       await otherApp.publish('orders', 'not-ours');
       await orderService.publish('orders', 'ORD-1');
-      await waitFor(() => seen.length === 1 && seen2.length === 1 && other.length === 1, { message: 'fan-out' });
+      await waitUntil(() => seen.length === 1 && seen2.length === 1 && other.length === 1, 'fan-out');
       expect([seen, seen2, other]).toEqual([['ORD-1'], ['ORD-1'], ['not-ours']]);
     } finally {
       await Promise.all([gateway, gateway2, orderService, otherApp].map((p) => p.close()));

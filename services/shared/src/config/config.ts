@@ -11,7 +11,9 @@ const schema = z.object({
     .min(2)
     .max(500)
     .default(20)
-    .describe('Connections per process for requests (projections get a third of this more); keep processes x size under Postgres max_connections'),
+    .describe(
+      'Connections per process for requests (projections get a third of this more); keep processes x size under Postgres max_connections',
+    ),
   REDIS_URL: z.url().optional().describe('Redis URL; unset = in-process cache, pub/sub and jobs'),
   KAFKA_BROKERS: z
     .string()

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../tests/support/test-database.ts';
 import { deleteRedisKeys, uniquePrefix } from '../cache/testing/redis-keys.ts';
-import { waitFor } from '../cache/testing/wait-for.ts';
+import { waitUntil } from '../../../../tests/support/wait-until.ts';
 import { createLogger } from '../observability/logger.ts';
 import { createJobScheduler, type JobScheduler, type SchedulerOptions } from './index.ts';
 
@@ -64,7 +64,7 @@ describe.each([
     };
     await jobs.schedule('reservation-expiry', reservation, { delayMs: 300 });
     await jobs.schedule('reservation-expiry', { now: true });
-    await waitFor(() => ran.length === 2, { message: 'both jobs' });
+    await waitUntil(() => ran.length === 2, 'both jobs');
     expect(ran.map((r) => r.data)).toEqual([{ now: true }, reservation]);
     expect(ran[1]!.at - scheduledAt).toBeGreaterThanOrEqual(300 - CLOCK_SLACK_MS);
   });
@@ -82,12 +82,12 @@ describe.each([
     await jobs.schedule('reservation-expiry', { n: 3 }, { jobId: '42', delayMs: 60 });
     // A later job: by the time it has run, a duplicate of the earlier ones would have run too.
     await jobs.schedule('reservation-expiry', 'sentinel', { delayMs: 250 });
-    await waitFor(() => ran.includes('sentinel'), { message: 'the sentinel job' });
+    await waitUntil(() => ran.includes('sentinel'), 'the sentinel job');
     expect(ran).toEqual([{ n: 1 }, { n: 3 }, 'sentinel']);
 
     await jobs.schedule('reservation-expiry', { n: 4 }, { jobId: 'pay:order_42' });
     await jobs.schedule('reservation-expiry', 'sentinel-2', { delayMs: 100 });
-    await waitFor(() => ran.includes('sentinel-2'), { message: 'the second sentinel job' });
+    await waitUntil(() => ran.includes('sentinel-2'), 'the second sentinel job');
     expect(ran).toEqual([{ n: 1 }, { n: 3 }, 'sentinel', 'sentinel-2']);
   });
 
@@ -103,7 +103,7 @@ describe.each([
     expect(await jobs.cancel('reservation-expiry', 'order_a')).toBe(true);
     expect(await jobs.cancel('reservation-expiry', 'order_a')).toBe(false);
     expect(await jobs.cancel('reservation-expiry', 'never-scheduled')).toBe(false);
-    await waitFor(() => ran.length === 1, { message: 'the job that was not cancelled' });
+    await waitUntil(() => ran.length === 1, 'the job that was not cancelled');
     expect(ran).toEqual(['abandoned']);
     expect(await jobs.cancel('reservation-expiry', 'order_b')).toBe(false);
   });
@@ -119,7 +119,7 @@ describe.each([
     });
     await jobs.start();
     await jobs.schedule('payment-reconciliation', { razorpayOrderId: 'order_7' });
-    await waitFor(() => succeeded, { message: 'the third attempt' });
+    await waitUntil(() => succeeded, 'the third attempt');
     expect(attemptsAt).toHaveLength(3);
     expect(attemptsAt[1]! - attemptsAt[0]!).toBeGreaterThanOrEqual(retry.backoffMs - CLOCK_SLACK_MS);
     expect(attemptsAt[2]! - attemptsAt[1]!).toBeGreaterThanOrEqual(2 * retry.backoffMs - CLOCK_SLACK_MS);
@@ -140,7 +140,7 @@ describe.each([
     await jobs.schedule('payment-reconciliation', {});
     // Attempts at about 0, 25 and 75 ms; a fourth would come at about 175 ms.
     await jobs.schedule('sentinel', {}, { delayMs: 500 });
-    await waitFor(() => sentinelRan, { message: 'the sentinel job' });
+    await waitUntil(() => sentinelRan, 'the sentinel job');
     expect(attempts).toBe(retry.attempts);
   });
 
@@ -161,7 +161,7 @@ describe.each([
       b.repeat('payment-reconciliation', 100),
       a.repeat('payment-reconciliation', 100),
     ]);
-    await waitFor(() => runsAt.length >= 6, { message: 'six runs' });
+    await waitUntil(() => runsAt.length >= 6, 'six runs');
     const elapsed = runsAt[5]! - firstCallAt;
     // One schedule runs at most once per interval (plus the first run at once, plus one for BullMQ's
     // interval-aligned slots); two or three schedules would have run twice or three times as often.
@@ -185,7 +185,7 @@ describe.each([
       ranBySecond.push(data);
     });
     await second.start();
-    await waitFor(() => ranBySecond.length === 1, { message: 'the job on the second instance' });
+    await waitUntil(() => ranBySecond.length === 1, 'the job on the second instance');
     expect(ranBySecond).toEqual([{ razorpayOrderId: 'order_9' }]);
     expect(ranByFirst).toEqual([]);
   });
@@ -209,9 +209,9 @@ describe.each([
         instances[n % 3]!.schedule('reservation-expiry', n, { delayMs: n % 4 === 0 ? 0 : 40 }),
       ),
     );
-    await waitFor(() => runs.size === 60, { message: 'all 60 jobs' });
+    await waitUntil(() => runs.size === 60, 'all 60 jobs');
     await instances[0]!.schedule('sentinel', {}, { delayMs: 150 });
-    await waitFor(() => sentinelRan, { message: 'the sentinel job' });
+    await waitUntil(() => sentinelRan, 'the sentinel job');
     expect([...runs.values()].every((count) => count === 1)).toBe(true);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../tests/support/test-database.ts';
-import { waitFor } from '../cache/testing/wait-for.ts';
+import { waitUntil } from '../../../../tests/support/wait-until.ts';
 import { createLogger } from '../observability/logger.ts';
 import { PostgresJobScheduler, type PostgresJobSchedulerOptions } from './postgres-job-scheduler.ts';
 
@@ -68,7 +68,7 @@ describe('PostgresJobScheduler', () => {
     await jobs.start();
     const scheduledAt = Date.now();
     await jobs.schedule('reservation-expiry', {}, { delayMs: 100 });
-    await waitFor(() => ranAt, { timeoutMs: 3_000, message: 'the job' });
+    await waitUntil(() => ranAt, 'the job', 3_000);
     expect(ranAt - scheduledAt).toBeGreaterThanOrEqual(100 - 2);
     // Start-up, schedule, one claim and its follow-up: no busy polling while the job was not yet due.
     expect(counted.queries()).toBeLessThan(12);
@@ -89,7 +89,7 @@ describe('PostgresJobScheduler', () => {
     const since = Date.now();
     const before = counted.queries();
     await clock.schedule('tick', {}, { delayMs: 500 });
-    await waitFor(() => ticked, { message: 'the clock job' });
+    await waitUntil(() => ticked, 'the clock job');
     // A poll is a claim plus a look at when the next job is due.
     const polls = (counted.queries() - before) / 2;
     expect(polls).toBeGreaterThanOrEqual(2);
@@ -104,10 +104,10 @@ describe('PostgresJobScheduler', () => {
     });
     await jobs.start();
     await jobs.schedule('payment-reconciliation', { razorpayOrderId: 'order_5' }, { jobId: 'order_5' });
-    const [row] = await waitFor(async () => {
+    const [row] = await waitUntil(async () => {
       const rows = await rowsOf(prefix);
       return rows[0]?.state === 'failed' ? rows : undefined;
-    });
+    }, 'the job to be marked failed');
     expect(row).toMatchObject({ job_id: 'order_5', attempts: 2, state: 'failed' });
     expect(row!.last_error).toContain('Razorpay answered 502');
   });
@@ -126,7 +126,7 @@ describe('PostgresJobScheduler', () => {
       ran.push(data);
     });
     await jobs.start();
-    await waitFor(async () => (await rowsOf(prefix))[0]?.state === 'completed', { message: 'the job to complete' });
+    await waitUntil(async () => (await rowsOf(prefix))[0]?.state === 'completed', 'the job to complete');
     expect(ran).toEqual(['order_3']);
   });
 
@@ -145,7 +145,7 @@ describe('PostgresJobScheduler', () => {
     });
     await slow.start();
     await slow.schedule('projection-rebuild', 'orders');
-    await waitFor(() => started.length === 1, { message: 'the job to start' });
+    await waitUntil(() => started.length === 1, 'the job to start');
     await other.start();
     const leaseEndMs = async () =>
       (
@@ -157,7 +157,7 @@ describe('PostgresJobScheduler', () => {
     try {
       const firstLeaseEndMs = await leaseEndMs();
       // Renewed for three lease lengths while the other instance polls every 20 ms; it must not take the job over.
-      await waitFor(async () => (await leaseEndMs()) - firstLeaseEndMs >= 600, { message: 'the lease to be renewed' });
+      await waitUntil(async () => (await leaseEndMs()) - firstLeaseEndMs >= 600, 'the lease to be renewed');
       expect(started).toEqual(['orders']);
     } finally {
       const stopped = slow.stop();

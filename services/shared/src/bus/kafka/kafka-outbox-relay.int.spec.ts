@@ -7,20 +7,7 @@ import { decodeEvent } from '../event-codec.ts';
 import { silentLogger } from '../logger.ts';
 import { createKafkaClient } from './kafka-client.ts';
 import { KafkaOutboxRelay } from './kafka-outbox-relay.ts';
-
-async function eventually<T>(
-  what: string,
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { waitUntil } from '../../../../../tests/support/wait-until.ts';
 
 describe('KafkaOutboxRelay', () => {
   const kafka = createKafkaClient({
@@ -90,7 +77,7 @@ describe('KafkaOutboxRelay', () => {
     const b = await store.append('payment-2', 0, [{ type: 'PaymentOrderCreated', data: {} }]);
     const events = [...a.events, ...b.events];
 
-    await eventually('3 messages', () => received.length >= 3);
+    await waitUntil(() => received.length >= 3, '3 messages');
     for (const e of events) {
       const m = received.find((x) => x.headers?.['event-id']?.toString() === e.eventId)!;
       expect(m.key?.toString()).toBe(e.streamId);
@@ -102,29 +89,29 @@ describe('KafkaOutboxRelay', () => {
       .filter((m) => m.key?.toString() === 'payment-1')
       .map((m) => decodeEvent(m.value!).streamVersion);
     expect(payment1).toEqual([1, 2]);
-    await eventually(
-      'outbox marked',
+    await waitUntil(
       async () =>
         (await db.pool.query('SELECT count(*)::int AS n FROM checkout.outbox WHERE published_at IS NULL')).rows[0].n ===
         0,
+      'outbox marked',
     );
   });
 
   it('keeps one active relay per schema; a standby takes over when the active one stops or its session dies', async () => {
     const [first, second, third] = [relay(), relay(), relay()];
     await Promise.all([first.start(), second.start(), third.start()]);
-    await eventually('an active relay', () => activeCount() === 1);
+    await waitUntil(() => activeCount() === 1, 'an active relay');
     await readTopic();
     await store.append('payment-a', 0, [{ type: 'PaymentOrderCreated', data: {} }]);
-    await eventually('first message', () => received.length >= 1);
+    await waitUntil(() => received.length >= 1, 'first message');
     expect(activeCount()).toBe(1);
 
     // A clean stop hands over.
     const leader = relays.find((r) => r.isActive)!;
     await leader.stop();
-    await eventually('a new active relay', () => activeCount() === 1);
+    await waitUntil(() => activeCount() === 1, 'a new active relay');
     await store.append('payment-b', 0, [{ type: 'PaymentOrderCreated', data: {} }]);
-    await eventually('second message', () => received.some((m) => m.key?.toString() === 'payment-b'));
+    await waitUntil(() => received.some((m) => m.key?.toString() === 'payment-b'), 'second message');
 
     // The active relay's database session is killed: it steps down and a standby takes over.
     const { rows } = await db.pool.query(
@@ -133,8 +120,9 @@ describe('KafkaOutboxRelay', () => {
     expect(rows).toHaveLength(1);
     await db.pool.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
     await store.append('payment-c', 0, [{ type: 'PaymentOrderCreated', data: {} }]);
-    await eventually('third message after the lock holder died', () =>
-      received.some((m) => m.key?.toString() === 'payment-c'),
+    await waitUntil(
+      () => received.some((m) => m.key?.toString() === 'payment-c'),
+      'third message after the lock holder died',
     );
     expect(activeCount()).toBe(1);
     expect(new Set(received.map((m) => m.key?.toString()))).toEqual(new Set(['payment-a', 'payment-b', 'payment-c']));
