@@ -8,101 +8,34 @@
  * Distributed mode uses DATABASE_URL / REDIS_URL / KAFKA_BROKERS when set, else the machine's Postgres and
  * Redis on their default ports and a Kafka mock broker it starts. Prints figures; never fails on them.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
-import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { startMockKafka } from '../tests/support/kafka-broker.ts';
-import { ROOT, startDistributed, startProcess, waitForHealthy, type Proc } from './distributed-processes.ts';
+import { ROOT, waitForHealthy } from './distributed-processes.ts';
+import { adminToken, freePort, machineLine, startShopUnderTest } from './bench/shop-under-test.ts';
 
 const args = process.argv.slice(2);
-const mode = args.includes('--mode') ? args[args.indexOf('--mode') + 1] : 'embedded';
+const mode = args.includes('--mode') ? args[args.indexOf('--mode') + 1]! : 'embedded';
 const duration = Number(args.includes('--duration') ? args[args.indexOf('--duration') + 1] : 10);
 const connections = 100;
-const ADMIN = { email: 'bench-admin@shop.local', password: 'bench-admin-pass' };
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 async function run(url: string, title: string) {
   // warm-up, then the measured run
   await autocannon({ url, connections, duration: 2 });
   const r = await autocannon({ url, connections, duration, title });
-  return {
-    title,
-    rps: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    errors: r.errors + r.non2xx,
-    bytes: r.throughput.average,
-  };
+  return { title, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
 }
 
+const shopUnderTest = await startShopUnderTest(mode);
 const stops: Array<() => Promise<void>> = [];
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-read-'));
 try {
-  const port = await freePort();
-  const env: Record<string, string | undefined> = {
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    JWT_SECRET: 'bench-secret-bench-secret',
-  };
-  if (mode === 'distributed') {
-    const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-    const dbName = `bench_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: server });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    stops.push(async () => {
-      const c = new pg.Client({ connectionString: server });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await c.end();
-    });
-    const u = new URL(server);
-    u.pathname = `/${dbName}`;
-    env.DATABASE_URL = u.toString();
-    env.REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-    let brokers = process.env.KAFKA_BROKERS;
-    if (!brokers) {
-      const k = await startMockKafka();
-      stops.push(k.stop);
-      brokers = k.brokers;
-    }
-    env.KAFKA_BROKERS = brokers;
-    const shop = await startDistributed({ env, gatewayPort: port, firstServicePort: await freePort() });
-    stops.push(shop.stop);
-  } else {
-    env.DATABASE_URL = undefined;
-    env.REDIS_URL = undefined;
-    env.KAFKA_BROKERS = undefined;
-    const proc: Proc = startProcess('shop', 'services/gateway/src/main.ts', { ...env, PORT: String(port) });
-    stops.push(async () => {
-      proc.child.kill('SIGTERM');
-      await new Promise((r) => proc.child.once('exit', r));
-    });
-    await waitForHealthy(`http://127.0.0.1:${port}/api/health`, proc, 120_000);
-  }
-  const base = `http://127.0.0.1:${port}`;
+  const base = shopUnderTest.base;
 
   // Make exactly 40 listed products: the demo catalog plus a few more.
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
-  });
-  const { token } = (await login.json()) as { token: string };
+  const token = await adminToken(base);
   let listed = ((await (await fetch(`${base}/api/products`)).json()) as unknown[]).length;
   for (let i = listed; i < 40; i++) {
     const r = await fetch(`${base}/api/products`, {
@@ -135,13 +68,10 @@ try {
   const ceiling = await run(`http://127.0.0.1:${barePort}/api/products`, 'bare express, bytes from memory');
   const shop = await run(`${base}/api/products`, `shop (${mode})`);
 
-  const cpu = os.cpus()[0]?.model ?? 'unknown cpu';
   console.log(
     `\nbench-read: GET /api/products, ${listed} products, ${bytes.length} bytes, ${connections} connections, ${duration} s`,
   );
-  console.log(
-    `machine: ${os.cpus().length} x ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
-  );
+  console.log(machineLine());
   console.log('| run | req/s | p50 ms | p99 ms | errors |');
   console.log('|---|---:|---:|---:|---:|');
   for (const r of [ceiling, shop])
@@ -151,5 +81,6 @@ try {
   );
 } finally {
   for (const stop of stops.reverse()) await stop().catch((e: unknown) => console.error('cleanup:', e));
+  await shopUnderTest.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -2,20 +2,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import pg from 'pg';
 import { startMockKafka } from '../../tests/support/kafka-broker.ts';
 import { startDistributed, startProcess, waitForHealthy, type Proc } from '../distributed-processes.ts';
+export { freePort } from '../../services/shared/src/runtime/free-port.ts';
+import { freePort } from '../../services/shared/src/runtime/free-port.ts';
 
 export const BENCH_ADMIN = { email: 'bench-admin@shop.local', password: 'bench-admin-pass' };
-
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 export interface ShopUnderTest {
   base: string;

@@ -1,18 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startProcess, waitForHealthy, type Proc } from '../../scripts/distributed-processes.ts';
 import { httpClient } from '../support/http.ts';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
+import { freePort } from '../../services/shared/src/runtime/free-port.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-embedded-'));
 let proc: Proc | undefined;

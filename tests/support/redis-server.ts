@@ -1,16 +1,5 @@
 import { spawn } from 'node:child_process';
-import net from 'node:net';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../../services/shared/src/runtime/free-port.ts';
 
 /** Starts a throw-away redis-server (Debian package) on a free port; fails loudly if there is none. */
 export async function startTestRedis(): Promise<{ url: string; stop: () => Promise<void> }> {

@@ -2,6 +2,7 @@ import express, { Router, type Request } from 'express';
 import { z } from 'zod';
 import { requireAdmin } from '@shop/shared/auth/tokens';
 import { NotFoundError, UnavailableError, ValidationError } from '@shop/shared/errors/errors';
+import { hundredthsInput } from '@shop/shared/http/amount-input';
 import { parseInput } from '@shop/shared/http/validation';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import type { Catalog, Written } from './catalog.ts';
@@ -17,13 +18,7 @@ const numberFromInput = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
   z.number().finite(),
 );
-const price = numberFromInput.pipe(
-  z
-    .number()
-    .min(0, 'Price must be at least 0')
-    .max(10_000_000, 'Price is too large')
-    .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'Price can have at most 2 decimals'),
-);
+const price = hundredthsInput('Price', { max: 10_000_000 });
 const quantity = numberFromInput.pipe(
   z.number().int('Quantity must be a whole number').min(0, 'Quantity must be at least 0').max(1_000_000),
 );
@@ -153,7 +148,7 @@ export function catalogRouter(
     const { productId, written } = await catalog.createProduct(
       {
         name: body.name,
-        pricePaise: Math.round(body.price * 100),
+        pricePaise: body.price,
         description: body.description ?? '',
         category: body.category ?? '',
         size: body.size ?? '',
@@ -177,7 +172,7 @@ export function catalogRouter(
       id,
       {
         ...rest,
-        ...(p !== undefined ? { pricePaise: Math.round(p * 100) } : {}),
+        ...(p !== undefined ? { pricePaise: p } : {}),
         ...(uploaded || image !== undefined ? { image: uploaded ?? image } : {}),
       },
       { quantity: qty, sizeQuantities: sq },

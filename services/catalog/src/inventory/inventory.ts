@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { rupeesToPaise } from '@shop/shared/money/money';
 import type { InventoryPort, ReserveLine, ReserveResult, ReservedLine } from '@shop/shared/contracts/inventory';
 import { InsufficientStockError } from '../stock/decider.ts';
 import { stockStreamId } from '../stock/events.ts';
@@ -14,17 +15,17 @@ export function stockSizeFor(product: Pick<ProductView, 'sizeQuantities'>, size:
   return hasSizeStock ? size : null;
 }
 
-function shortage(product: ProductView, line: ReserveLine, stockSize: string | null, available: number): Refusal {
+function shortage(name: string, line: ReserveLine, stockSize: string | null, available: number): Refusal {
   return stockSize !== null
     ? {
         ok: false,
         title: 'Size not available',
-        message: `${product.name} - Size ${stockSize} only has ${available} item(s) available. You requested ${line.quantity}.`,
+        message: `${name} - Size ${stockSize} only has ${available} item(s) available. You requested ${line.quantity}.`,
       }
     : {
         ok: false,
         title: 'Not enough stock',
-        message: `${product.name} only has ${available} item(s) available. You requested ${line.quantity}.`,
+        message: `${name} only has ${available} item(s) available. You requested ${line.quantity}.`,
       };
 }
 
@@ -48,13 +49,14 @@ export class Inventory implements InventoryPort {
       if (product.isDelisted)
         return { ok: false, title: 'Product not available', message: `${product.name} is no longer available` };
       const stockSize = stockSizeFor(product, line.size);
-      if (stockSize !== null && !(stockSize in product.sizeQuantities)) return shortage(product, line, stockSize, 0);
+      if (stockSize !== null && !(stockSize in product.sizeQuantities))
+        return shortage(product.name, line, stockSize, 0);
       planned.push({
         ...line,
         holdId: `${reservationId}#${i}`,
         name: product.name,
         image: product.image,
-        unitPricePaise: Math.round(product.price * 100),
+        unitPricePaise: rupeesToPaise(product.price),
         stockSize,
       });
     }
@@ -77,8 +79,7 @@ export class Inventory implements InventoryPort {
     const reason = (results[failedAt] as PromiseRejectedResult).reason;
     if (reason instanceof InsufficientStockError) {
       const line = planned[failedAt]!;
-      const product = (await findProduct(this.db, line.productId))!;
-      return shortage(product, line, line.stockSize, reason.available);
+      return shortage(line.name, line, line.stockSize, reason.available);
     }
     throw reason;
   }

@@ -1,5 +1,6 @@
 import { ConflictError } from '@shop/shared/errors/errors';
 import { StreamVersionConflictError, type PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
+import { rupeesToPaise } from '@shop/shared/money/money';
 import type { Catalog, Written } from '../catalog.ts';
 import type { ImageStore } from '../uploads/images.ts';
 import { DEMO_CATALOG } from './demo-catalog.ts';
@@ -45,7 +46,7 @@ export async function seedDemoCatalog(
       const { written } = await catalog.createProduct(
         {
           name: p.name,
-          pricePaise: Math.round(p.price * 100),
+          pricePaise: rupeesToPaise(p.price),
           description: p.description,
           category: p.category,
           size: p.sizes.map(([s]) => s).join(', '),

@@ -4,7 +4,7 @@ import { requireAuth } from '@shop/shared/auth/tokens';
 import { UnavailableError } from '@shop/shared/errors/errors';
 import { parseInput } from '@shop/shared/http/validation';
 import type { ServiceContext } from '@shop/shared/runtime/service';
-import { booleanInput } from '../delivery/rupees.ts';
+import { booleanInput } from '@shop/shared/http/amount-input';
 import type { Addresses } from './addresses.ts';
 import { addressBookStreamId, DEFAULT_ADDRESS_LABEL } from './address-book/events.ts';
 import { ADDRESSES_PROJECTION } from './read-models/addresses/addresses-projection.ts';

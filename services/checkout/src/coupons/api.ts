@@ -5,7 +5,8 @@ import { NotFoundError, UnavailableError } from '@shop/shared/errors/errors';
 import { rateLimit } from '@shop/shared/http/rate-limit';
 import { parseInput } from '@shop/shared/http/validation';
 import type { ServiceContext } from '@shop/shared/runtime/service';
-import { booleanInput, hundredthsInput, toRupees } from '../delivery/rupees.ts';
+import { booleanInput, hundredthsInput } from '@shop/shared/http/amount-input';
+import { paiseToRupees } from '@shop/shared/money/money';
 import type { Coupons } from './coupons.ts';
 import { checkEligibility, normaliseValidityBound } from './coupon/eligibility.ts';
 import { couponStreamId, normaliseCode, type CouponTerms } from './coupon/events.ts';
@@ -150,7 +151,7 @@ export function couponsRouter(ctx: ServiceContext, coupons: Coupons): Router {
     res.json({
       valid: true,
       coupon: publicCoupon(coupon, now),
-      discountAmount: toRupees(eligibility.discountPaise),
+      discountAmount: paiseToRupees(eligibility.discountPaise),
       message: 'Coupon applied successfully',
     });
   });

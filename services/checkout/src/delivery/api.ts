@@ -5,7 +5,8 @@ import { UnavailableError } from '@shop/shared/errors/errors';
 import { parseInput } from '@shop/shared/http/validation';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import type { Delivery } from './delivery.ts';
-import { booleanInput, hundredthsInput, toRupees } from './rupees.ts';
+import { booleanInput, hundredthsInput } from '@shop/shared/http/amount-input';
+import { paiseToRupees } from '@shop/shared/money/money';
 import { DELIVERY_SETTINGS_STREAM, type DeliverySettings } from './settings/events.ts';
 import { DELIVERY_SETTINGS_PROJECTION } from './read-models/delivery-settings/delivery-settings-projection.ts';
 
@@ -28,10 +29,10 @@ const CalculateBody = z.object({ orderTotal: hundredthsInput('Order total', { ro
 /** Delivery settings as the API answers them (amounts in rupees). */
 const settingsView = (s: DeliverySettings) => ({
   isEnabled: s.isEnabled,
-  freeShippingThreshold: toRupees(s.freeShippingThresholdPaise),
-  shippingCharge: toRupees(s.shippingChargePaise),
-  freeDeliveryThreshold: toRupees(s.freeDeliveryThresholdPaise),
-  deliveryCharge: toRupees(s.deliveryChargePaise),
+  freeShippingThreshold: paiseToRupees(s.freeShippingThresholdPaise),
+  shippingCharge: paiseToRupees(s.shippingChargePaise),
+  freeDeliveryThreshold: paiseToRupees(s.freeDeliveryThresholdPaise),
+  deliveryCharge: paiseToRupees(s.deliveryChargePaise),
   description: s.description,
 });
 
@@ -73,8 +74,8 @@ export function deliveryRouter(ctx: ServiceContext, delivery: Delivery): Router 
     const { orderTotal } = parseInput(CalculateBody, req.body ?? {});
     const charges = await delivery.quote(orderTotal);
     res.json({
-      deliveryCharge: toRupees(charges.deliveryChargePaise),
-      shippingCharge: toRupees(charges.shippingChargePaise),
+      deliveryCharge: paiseToRupees(charges.deliveryChargePaise),
+      shippingCharge: paiseToRupees(charges.shippingChargePaise),
       isFreeDelivery: charges.isFreeDelivery,
     });
   });

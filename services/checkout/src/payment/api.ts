@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { UnavailableError, ValidationError } from '@shop/shared/errors/errors';
 import { rateLimit } from '@shop/shared/http/rate-limit';
+import { rupeesToPaise } from '@shop/shared/money/money';
 import { parseInput } from '@shop/shared/http/validation';
 import type { Logger } from '@shop/shared/observability/logger';
 import type pg from 'pg';
@@ -114,7 +115,7 @@ export function paymentRouter(deps: {
     } else {
       // The documented fields only: the cart comes with verify and is priced there.
       if (body.amount === undefined) throw new ValidationError('amount is required (or send orderData)');
-      const amountPaise = Math.round(body.amount * 100);
+      const amountPaise = rupeesToPaise(body.amount);
       if (amountPaise < 100) throw new ValidationError('Order total must be at least ₹1.00');
       order = await payments.openOrder({ amountPaise, receipt, userId: req.user?.id ?? null });
     }

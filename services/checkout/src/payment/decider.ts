@@ -5,7 +5,6 @@ import type {
   PaymentOrderOpened,
   PricedOrder,
 } from '@shop/shared/contracts/payment-events';
-import type { ReservedLine } from '@shop/shared/contracts/inventory';
 
 /** The provider order and what it pays for, as checkout tracks it (`payment-<razorpayOrderId>`). */
 export type PaymentOrderState =
@@ -149,6 +148,3 @@ export function orderTotalPaise(
 ): number {
   return Math.max(0, p.subtotalPaise - p.discountPaise) + p.shippingChargePaise + p.deliveryChargePaise;
 }
-
-/** The inventory holds of a payment order's lines (kept in the created event). */
-export type HeldLines = ReservedLine[];

@@ -166,7 +166,7 @@ export class Payments {
     input: { orderId: string; paymentId: string; signature: string },
     cart?: CheckoutRequest,
   ): Promise<{ version: number }> {
-    const { state, version } = await this.load(input.orderId);
+    const { state } = await this.load(input.orderId);
     const genuine =
       state.status !== 'none' &&
       verifyPaymentSignature({
@@ -178,7 +178,7 @@ export class Payments {
     if (!genuine) throw new ValidationError('Payment verification failed');
     if (state.status !== 'open') return this.recordPaid(input.orderId, input.paymentId, 'checkout');
     if (!cart) throw new ValidationError('orderData is required to place this order');
-    return this.priceAtVerify(input.orderId, input.paymentId, cart, state.opened.amountPaise, version);
+    return this.priceAtVerify(input.orderId, input.paymentId, cart, state.opened.amountPaise);
   }
 
   /** An opened order's cart, priced now: accepted only when the server's total is what was charged. */
@@ -187,7 +187,6 @@ export class Payments {
     paymentId: string,
     cart: CheckoutRequest,
     chargedPaise: number,
-    version: number,
   ): Promise<{ version: number }> {
     let held: HeldOrder & { reservationId: string };
     try {
@@ -202,7 +201,8 @@ export class Payments {
       throw new ValidationError('Payment amount does not match the order total; the payment will be refunded');
     }
     const now = this.deps.clock();
-    const opened = (await this.load(orderId)).state;
+    // Holding stock took a while: decide and append on the stream as it is now.
+    const { state: opened, version } = await this.load(orderId);
     if (opened.status !== 'open') {
       await this.releaseHolds(held);
       return this.recordPaid(orderId, paymentId, 'checkout');

@@ -99,4 +99,3 @@ export type PaymentEvent =
   PaymentOrderOpened | PaymentOrderCreated | PaymentVerified | PaymentOrderExpired | PaymentFailed;
 
 export const paymentStreamId = (razorpayOrderId: string) => `payment-${razorpayOrderId}`;
-export const PAYMENT_STREAM_PREFIX = 'payment-';

