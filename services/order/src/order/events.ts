@@ -1,4 +1,4 @@
-import type { OrderLine } from '@shop/shared/contracts/payment-events';
+import type { PricedOrder } from '@shop/shared/contracts/payment-events';
 
 /** Events of the `order-<orderNumber>` stream. Money is in paise (integers); times are ISO-8601. */
 
@@ -13,23 +13,14 @@ export interface OrderCustomerDetails {
 }
 
 /** What an order is, fixed when it is placed (the server's prices from checkout, never the client's). */
-export interface OrderDetails {
+export type OrderDetails = Omit<PricedOrder, 'customer'> & {
   orderNumber: string;
   razorpayOrderId: string;
   razorpayPaymentId: string;
   /** The shopper's account, or null for a guest checkout. */
   userId: string | null;
   customer: OrderCustomerDetails;
-  address: string;
-  pincode: string;
-  lines: OrderLine[];
-  subtotalPaise: number;
-  couponCode: string | null;
-  discountPaise: number;
-  shippingChargePaise: number;
-  deliveryChargePaise: number;
-  totalPaise: number;
-}
+};
 
 export type OrderPlaced = {
   type: 'OrderPlaced';
