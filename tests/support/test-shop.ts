@@ -4,6 +4,7 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { loadConfig } from '../../services/shared/src/config/config.ts';
 import { startShop, type RunningShop } from '../../services/gateway/src/shop.ts';
+import { httpClient } from './http.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
 
 export const ADMIN = { email: 'admin@test.local', password: 'admin-pass-123' };
@@ -11,11 +12,7 @@ export const ADMIN = { email: 'admin@test.local', password: 'admin-pass-123' };
 export interface TestShop extends RunningShop {
   db: TestDatabase;
   /** fetch against the shop, JSON in and out. */
-  api<T = unknown>(
-    method: string,
-    path: string,
-    opts?: { token?: string; body?: unknown; form?: FormData },
-  ): Promise<{ status: number; body: T }>;
+  api: ReturnType<typeof httpClient>;
   login(email?: string, password?: string): Promise<string>;
   stop(): Promise<void>;
 }
@@ -39,25 +36,7 @@ export async function startTestShop(
     ...opts.env,
   });
   const shop = await startShop(config, { host: '127.0.0.1', seed: opts.seed ?? false });
-  const api: TestShop['api'] = async (method, p, o = {}) => {
-    const headers: Record<string, string> = {};
-    if (o.token) headers.authorization = `Bearer ${o.token}`;
-    let body: RequestInit['body'];
-    if (o.form) body = o.form;
-    else if (o.body !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
-    }
-    const r = await fetch(shop.url + p, { method, headers, body });
-    const text = await r.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // not JSON
-    }
-    return { status: r.status, body: parsed as never };
-  };
+  const api = httpClient(shop.url);
   const login = async (email = ADMIN.email, password = ADMIN.password) => {
     const r = await api<{ token: string }>('POST', '/api/auth/login', { body: { email, password } });
     if (r.status !== 200) throw new Error(`login failed: ${r.status} ${JSON.stringify(r.body)}`);

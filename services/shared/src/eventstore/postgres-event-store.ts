@@ -22,7 +22,8 @@ export interface AppendOptions {
   tx?: pg.PoolClient;
 }
 
-interface EventRow {
+/** A row of a service's events table. */
+export interface EventRow {
   global_position: bigint;
   transaction_id: bigint;
   stream_id: string;
@@ -34,7 +35,8 @@ interface EventRow {
   metadata: EventMetadata;
 }
 
-const COLUMNS =
+/** The events table's columns, in EventRow's shape. */
+export const EVENT_COLUMNS =
   'global_position, transaction_id, stream_id, stream_version, event_id, type, schema_version, data, metadata';
 const SCHEMA_NAME = /^[a-z][a-z0-9_]*$/;
 
@@ -91,7 +93,7 @@ export class PostgresEventStore {
           `INSERT INTO ${this.schema}.events (stream_id, stream_version, event_id, type, schema_version, data, metadata)
            SELECT $1, v, id, t, sv, d, $7::jsonb
              FROM unnest($2::int[], $3::uuid[], $4::text[], $5::int[], $6::jsonb[]) AS u(v, id, t, sv, d)
-           RETURNING ${COLUMNS}`,
+           RETURNING ${EVENT_COLUMNS}`,
           [
             streamId,
             versions,
@@ -122,7 +124,7 @@ export class PostgresEventStore {
          SELECT p, $1, id, t FROM unnest($2::bigint[], $3::uuid[], $4::text[]) AS u(p, id, t)`,
         [streamId, rows.map((r) => r.global_position.toString()), rows.map((r) => r.event_id), rows.map((r) => r.type)],
       );
-      const recorded = rows.map((r) => this.toRecorded(r));
+      const recorded = rows.map((r) => this.fromRow(r));
       return {
         nextExpectedVersion: versions[versions.length - 1]!,
         lastGlobalPosition: recorded[recorded.length - 1]!.globalPosition,
@@ -169,10 +171,10 @@ export class PostgresEventStore {
     client: pg.Pool | pg.PoolClient = this.pool,
   ): Promise<RecordedEvent[]> {
     const { rows } = await client.query<EventRow>(
-      `SELECT ${COLUMNS} FROM ${this.schema}.events WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version`,
+      `SELECT ${EVENT_COLUMNS} FROM ${this.schema}.events WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version`,
       [streamId, fromVersion],
     );
-    return rows.map((r) => this.toRecorded(r));
+    return rows.map((r) => this.fromRow(r));
   }
 
   /**
@@ -186,14 +188,14 @@ export class PostgresEventStore {
     client: pg.Pool | pg.PoolClient = this.pool,
   ): Promise<RecordedEvent[]> {
     const { rows } = await client.query<EventRow>(
-      `SELECT ${COLUMNS} FROM ${this.schema}.events
+      `SELECT ${EVENT_COLUMNS} FROM ${this.schema}.events
         WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
           AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
         ORDER BY transaction_id, global_position
         LIMIT $3`,
       [after.transactionId.toString(), after.globalPosition.toString(), limit],
     );
-    return rows.map((r) => this.toRecorded(r));
+    return rows.map((r) => this.fromRow(r));
   }
 
   /** Folds a stream with a decider's evolve; returns the state and the stream's version. */
@@ -217,7 +219,8 @@ export class PostgresEventStore {
     return rows[0]?.v ?? 0;
   }
 
-  private toRecorded(r: EventRow): RecordedEvent {
+  /** A stored row as a recorded event, upcast to its type's current schema version. */
+  fromRow(r: EventRow): RecordedEvent {
     let { type, schema_version: schemaVersion, data } = r as { type: string; schema_version: number; data: unknown };
     const target = this.currentVersions.get(type) ?? 1;
     const up = this.upcasters.get(type);

@@ -1,7 +1,6 @@
 import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import type { Pool, PoolClient } from 'pg';
-import type { PostgresEventStore } from '../../eventstore/postgres-event-store.ts';
-import type { EventMetadata, RecordedEvent } from '../../eventstore/types.ts';
+import { EVENT_COLUMNS, PostgresEventStore, type EventRow } from '../../eventstore/postgres-event-store.ts';
 import { encodeEvent } from '../event-codec.ts';
 import { EventLogNotifications } from '../event-log-notifications.ts';
 import { silentLogger, type BusLogger } from '../logger.ts';
@@ -37,18 +36,6 @@ export interface KafkaOutboxRelayOptions {
   outboxBacklog?: OutboxBacklogGauge;
 }
 
-interface OutboxEventRow {
-  global_position: bigint;
-  transaction_id: bigint;
-  stream_id: string;
-  stream_version: number;
-  event_id: string;
-  type: string;
-  schema_version: number;
-  data: object;
-  metadata: EventMetadata;
-}
-
 /** Advisory-lock class of outbox relays; the object id is hashtext(schema). */
 const RELAY_LOCK_CLASS = 727_002;
 
@@ -69,6 +56,8 @@ export class KafkaOutboxRelay {
   private readonly notifications: EventLogNotifications;
   private readonly ownsNotifications: boolean;
   private readonly wakeup = new Wakeup();
+  /** Maps outbox rows to events (with this process's upcasters when its store is given). */
+  private readonly store: PostgresEventStore;
   private topicReady = false;
   private lockClient: PoolClient | undefined;
   private producer: Producer | undefined;
@@ -85,6 +74,8 @@ export class KafkaOutboxRelay {
     this.logger = options.logger ?? silentLogger;
     this.ownsNotifications = !options.notifications;
     this.notifications = options.notifications ?? new EventLogNotifications(options.pool, this.logger);
+    this.store =
+      options.stores?.find((st) => st.schema === this.schema) ?? new PostgresEventStore(options.pool, this.schema);
   }
 
   /** Whether this relay currently holds the lock and publishes. */
@@ -197,8 +188,10 @@ export class KafkaOutboxRelay {
   private async publishBatch(): Promise<number> {
     const client = this.lockClient;
     if (!client) return 0;
-    const { rows } = await client.query<OutboxEventRow>(
-      `SELECT e.global_position, e.transaction_id, e.stream_id, e.stream_version, e.event_id, e.type, e.schema_version, e.data, e.metadata
+    const { rows } = await client.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS.split(', ')
+        .map((c) => `e.${c}`)
+        .join(', ')}
          FROM ${this.schema}.outbox o JOIN ${this.schema}.events e ON e.global_position = o.global_position
         WHERE o.published_at IS NULL
         ORDER BY o.global_position
@@ -206,7 +199,8 @@ export class KafkaOutboxRelay {
       [this.batchSize],
     );
     if (rows.length > 0) {
-      const events = rows.map((r) => this.toRecorded(r));
+      // the store's own mapping: upcast like every other read of the log
+      const events = rows.map((r) => this.store.fromRow(r));
       const producer = await this.connectedProducer();
       await producer.send({
         topic: this.topic,
@@ -230,20 +224,5 @@ export class KafkaOutboxRelay {
       this.options.outboxBacklog.set({ source: this.schema }, backlog[0]?.n ?? 0);
     }
     return rows.length;
-  }
-
-  private toRecorded(r: OutboxEventRow): RecordedEvent {
-    return {
-      globalPosition: BigInt(r.global_position),
-      transactionId: BigInt(r.transaction_id),
-      streamId: r.stream_id,
-      streamVersion: r.stream_version,
-      eventId: r.event_id,
-      type: r.type,
-      schemaVersion: r.schema_version,
-      data: r.data,
-      metadata: r.metadata,
-      source: this.schema,
-    };
   }
 }
