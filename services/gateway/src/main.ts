@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig, type Config } from '@shop/shared/config/config';
-import { listen } from '@shop/shared/runtime/host';
+import { listenWhileStarting } from '@shop/shared/http/starting';
 import { createLogger } from '@shop/shared/observability/logger';
 import { Metrics } from '@shop/shared/observability/metrics';
 import { handleProcessSignals } from '@shop/shared/runtime/host';
@@ -26,6 +26,8 @@ const config = readConfig();
 if (config.SERVICE_URLS) {
   // Distributed: this process only routes to the service processes.
   const logger = createLogger('gateway', config.LOG_LEVEL);
+  // Listen at once, answering 503 "Starting" until the app below is ready.
+  const listening = await listenWhileStarting(config.PORT, '0.0.0.0', 'gateway');
   const url = `http://127.0.0.1:${config.PORT}`;
   const payments = paymentSettings(config, url);
   // Without Razorpay keys the gateway hosts the sandbox, as in the embedded default.
@@ -55,7 +57,8 @@ if (config.SERVICE_URLS) {
       if (sandbox) a.use(SANDBOX_PATH, sandbox.router);
     },
   });
-  const { port, server } = await listen(app, config.PORT);
+  listening.ready(app);
+  const { port, server } = listening;
   logger.info({ port, paymentSandbox: payments.sandbox }, 'gateway listening');
   console.log(
     `Gateway (distributed) on http://127.0.0.1:${port}${payments.sandbox ? ' (payments: built-in Razorpay sandbox)' : ''}`,

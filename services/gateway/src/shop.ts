@@ -1,10 +1,10 @@
-import http, { type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { createAccountsService } from '@shop/accounts';
 import { createCatalogService } from '@shop/catalog';
 import { createCheckoutService, createRazorpaySandbox, SANDBOX_PATH } from '@shop/checkout';
 import { createOrderService, waitForOrderOfPayment } from '@shop/order';
 import type { Config } from '@shop/shared/config/config';
+import { listenWhileStarting, type StartingServer } from '@shop/shared/http/starting';
 import { buildServiceApp, startModules } from '@shop/shared/runtime/host';
 import { createInfrastructure, SERVICE_SCHEMAS, type Infrastructure } from '@shop/shared/runtime/infrastructure';
 import { serveWebApp } from './web.ts';
@@ -25,16 +25,20 @@ export interface RunningShop {
  * configuration selects). The domain code and HTTP handlers are the ones the separate processes run.
  */
 export async function startShop(config: Config, opts: { host?: string; seed?: boolean } = {}): Promise<RunningShop> {
-  // Bind first: the sandbox and its webhooks need the real port (PORT=0 picks a free one).
-  const server = http.createServer();
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.PORT, opts.host ?? '0.0.0.0', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${port}`;
+  // Bind first: the sandbox and its webhooks need the real port (PORT=0 picks a free one). Until everything
+  // is up, every request is answered 503 "Starting" (with Retry-After) rather than left hanging.
+  const listening = await listenWhileStarting(config.PORT, opts.host ?? '0.0.0.0', 'shop');
+  try {
+    return await startOn(config, opts, listening);
+  } catch (err) {
+    await listening.close();
+    throw err;
+  }
+}
 
+async function startOn(config: Config, opts: { seed?: boolean }, listening: StartingServer): Promise<RunningShop> {
+  const { server, port } = listening;
+  const url = `http://127.0.0.1:${port}`;
   const infra = await createInfrastructure(config, 'shop');
   const ctx = infra.context;
   const catalog = createCatalogService(ctx, { seed: opts.seed });
@@ -65,7 +69,7 @@ export async function startShop(config: Config, opts: { host?: string; seed?: bo
     },
   });
   const running = await startModules(infra, modules, SERVICE_SCHEMAS);
-  server.on('request', app);
+  listening.ready(app);
   return {
     url,
     port,

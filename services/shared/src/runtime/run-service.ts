@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '../config/config.ts';
-import { buildServiceApp, handleProcessSignals, listen, startModules } from './host.ts';
+import { listenWhileStarting } from '../http/starting.ts';
+import { buildServiceApp, handleProcessSignals, startModules } from './host.ts';
 import { createInfrastructure } from './infrastructure.ts';
 import type { ServiceContext, ServiceModule } from './service.ts';
 
@@ -23,13 +24,17 @@ export async function runService(
     }
     throw err;
   }
+  // Listen at once and answer 503 "Starting" until migrations and consumers are up: a request in those
+  // seconds is answered rather than refused or left hanging.
+  const listening = await listenWhileStarting(config.PORT, '0.0.0.0', name);
+  const { server, port } = listening;
   const infra = await createInfrastructure(config, name);
   if (!config.REDIS_URL) infra.logger.warn('REDIS_URL unset: cache, pub/sub and jobs are in-process for this service');
   if (!config.KAFKA_BROKERS) infra.logger.warn('KAFKA_BROKERS unset: consumers read the Postgres event log');
   const module = factory(infra.context);
   const app = buildServiceApp(infra, [module], { service: name });
   const running = await startModules(infra, [module], [schema]);
-  const { server, port } = await listen(app, config.PORT);
+  listening.ready(app);
   infra.logger.info({ port }, `${name} service listening`);
   handleProcessSignals(infra, async () => {
     // Open push streams would hold server.close() forever: end them first.

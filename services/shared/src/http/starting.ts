@@ -1,0 +1,65 @@
+import http, { type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Seconds a client is told to wait (Retry-After) before asking a starting process again. */
+export const STARTING_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The answer of a process that is listening but not ready yet (migrations, seeding, consumers): 503
+ * `{"message":"Starting"}` with Retry-After on every path, and on /api/health a status of `starting`, so a
+ * request made in those seconds is answered at once instead of hanging.
+ */
+export function startingHandler(service: string): RequestListener {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    req.resume(); // drain any body: the answer does not depend on it
+    const health = (req.url ?? '/').split('?')[0] === '/api/health';
+    const body = JSON.stringify(
+      health ? { status: 'starting', service, message: 'Starting' } : { message: 'Starting' },
+    );
+    res.writeHead(503, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      'Retry-After': String(STARTING_RETRY_AFTER_SECONDS),
+      'Cache-Control': 'no-store',
+    });
+    res.end(body);
+  };
+}
+
+export interface StartingServer {
+  server: Server;
+  port: number;
+  /** Hands every request from now on to the app. */
+  ready(app: RequestListener): void;
+  /** Closes the listener (start-up failed). */
+  close(): Promise<void>;
+}
+
+/**
+ * Binds the port at once (PORT=0 picks a free one: the payment sandbox and its webhooks need the real port
+ * before the app exists) and answers "Starting" until `ready(app)`.
+ */
+export async function listenWhileStarting(port: number, host: string, service: string): Promise<StartingServer> {
+  let handler: RequestListener = startingHandler(service);
+  const server = http.createServer((req, res) => handler(req, res));
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    ready(app) {
+      handler = app;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
