@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { Express, Request, Response } from 'express';
 import express from 'express';
 import { requestContext } from '@shop/shared/http/app';
+import { compressResponses } from '@shop/shared/http/compression';
 import type { ProductListCache } from '@shop/catalog';
 import { SERVICE_ROUTES } from '@shop/shared/runtime/service';
 import type { Logger } from '@shop/shared/observability/logger';
@@ -57,6 +58,8 @@ export function createProxyGateway(opts: {
   app.disable('x-powered-by');
   app.disable('etag');
   app.use(requestContext({ logger: opts.logger, metrics: opts.metrics }));
+  // Answers the services compressed already pass through as they are (compression skips encoded bodies).
+  app.use(compressResponses());
 
   app.get('/api/health', async (_req, res) => {
     const deps = await Promise.all(

@@ -3,6 +3,7 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import { AppError, httpStatusOf } from '../errors/errors.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
+import { compressResponses } from './compression.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -56,6 +57,7 @@ export function createHttpApp(opts: { logger: Logger; metrics: Metrics; jsonLimi
   app.disable('etag');
   app.set('trust proxy', 'loopback');
   app.use(requestContext(opts));
+  app.use(compressResponses());
   // The raw bytes are kept for signature checks (payment webhooks sign the exact body).
   app.use(
     express.json({
