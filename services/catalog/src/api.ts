@@ -9,7 +9,7 @@ import type { Catalog, Written } from './catalog.ts';
 import { PRODUCTS_PROJECTION } from './read-models/products/products-projection.ts';
 import type { ProductListCache } from './read-models/products/product-list-cache.ts';
 import { findProduct } from './read-models/products/products-queries.ts';
-import { imageUpload, type ImageStore } from './uploads/images.ts';
+import { productFormParser, type ImageStore } from './uploads/images.ts';
 
 const FILL_MESSAGE = 'Please fill name, price, and quantity';
 
@@ -119,6 +119,7 @@ export function catalogRouter(
     }
     return findProduct(ctx.pool, productId);
   };
+  const productForm = productFormParser();
   const imageFrom = async (req: Request): Promise<string | undefined> => (req.file ? images.save(req.file) : undefined);
 
   r.get('/api/products', async (req, res) => {
@@ -138,7 +139,7 @@ export function catalogRouter(
     res.json(product);
   });
 
-  r.post('/api/products', requireAdmin, imageUpload.single('image'), async (req, res) => {
+  r.post('/api/products', requireAdmin, productForm, async (req, res) => {
     const raw = (req.body ?? {}) as Record<string, unknown>;
     const blank = (v: unknown) => v === undefined || v === null || String(v).trim() === '' || Number.isNaN(Number(v));
     if (typeof raw.name !== 'string' || raw.name.trim() === '' || blank(raw.price) || blank(raw.quantity))
@@ -163,7 +164,7 @@ export function catalogRouter(
     res.status(201).json({ message: 'Product added', ...(await waitAndRead(productId, written)) });
   });
 
-  r.put('/api/products/:id', requireAdmin, imageUpload.single('image'), async (req, res) => {
+  r.put('/api/products/:id', requireAdmin, productForm, async (req, res) => {
     const { id } = parseInput(IdParam, req.params);
     const body = parseInput(UpdateBody, req.body ?? {});
     const uploaded = await imageFrom(req);

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { RequestHandler } from 'express';
 import multer from 'multer';
-import { ValidationError } from '@shop/shared/errors/errors';
+import { AppError, ValidationError } from '@shop/shared/errors/errors';
+import { assertSafeText } from '@shop/shared/http/safe-text';
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
@@ -34,6 +36,35 @@ export const imageUpload = multer({
     cb(null, true);
   },
 });
+
+/**
+ * The product form (multipart/form-data, or JSON): one optional `image` file through multer. A multipart
+ * body busboy cannot read (no boundary, cut short, not multipart at all) is a 400 saying so, not a 500;
+ * text fields holding NUL or lone surrogates are refused naming the field, as JSON bodies are at the edge.
+ */
+export function productFormParser(): RequestHandler {
+  const single = imageUpload.single('image');
+  return (req, res, next) => {
+    single(req, res, (err?: unknown) => {
+      if (err) return next(uploadError(err));
+      try {
+        assertSafeText(req.body);
+        next();
+      } catch (e) {
+        next(e);
+      }
+    });
+  };
+}
+
+/** Multer's own limits (LIMIT_*) and our refusals pass through; anything else is busboy failing to parse. */
+function uploadError(err: unknown): unknown {
+  if (err instanceof AppError || err instanceof multer.MulterError) return err;
+  const reason = err instanceof Error ? err.message.replace(/^Multipart: /, '') : String(err);
+  return new ValidationError(
+    `Malformed multipart/form-data body (${reason}): send the fields as a complete multipart form with a boundary, or as JSON with Content-Type application/json`,
+  );
+}
 
 /** Stores uploaded images under generated names in `dir`; answers their public path (/uploads/...). */
 export class ImageStore {

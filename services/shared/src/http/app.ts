@@ -4,6 +4,7 @@ import { AppError, httpStatusOf } from '../errors/errors.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { compressResponses } from './compression.ts';
+import { refuseUnsafeText } from './safe-text.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -65,6 +66,8 @@ export function createHttpApp(opts: { logger: Logger; metrics: Metrics; jsonLimi
       verify: (req, _res, buf) => void ((req as { rawBody?: Buffer }).rawBody = buf),
     }),
   );
+  // NUL and lone surrogates in the body, query or path: a 400 naming the field, not a 500 from Postgres.
+  app.use(refuseUnsafeText());
   return app;
 }
 
