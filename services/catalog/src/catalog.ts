@@ -12,15 +12,11 @@ import {
   type ProductState,
 } from './product/decider.ts';
 import { productStreamId, type ProductDetails, type ProductEvent } from './product/events.ts';
-import { decideStock, evolveStock, initialStockState } from './stock/decider.ts';
-import { stockStreamId, type StockEvent } from './stock/events.ts';
+import { decideStock, evolveStock, initialStockState, type StockState } from './stock/decider.ts';
+import { stockLevelsFor, type StockInput } from './stock/stock-levels.ts';
 
-export interface StockInput {
-  /** General quantity (no size). */
-  quantity?: number;
-  /** Stock per size label, in display order. */
-  sizeQuantities?: Array<[string, number]>;
-}
+export type { StockInput } from './stock/stock-levels.ts';
+import { stockStreamId, type StockEvent } from './stock/events.ts';
 
 /** Streams touched by a command, with the version each reached (for read-your-writes waits). */
 export type Written = Array<{ streamId: string; version: number }>;
@@ -48,7 +44,7 @@ export class Catalog {
         { type: 'CreateProduct', data: { productId, details: { ...details, sizeLabels }, now } },
         opts.actor,
       );
-      await this.setStock(tx, out, productId, stock, opts.actor);
+      await this.setStock(tx, out, productId, stock, [], opts.actor);
     });
     return { productId, written };
   }
@@ -63,21 +59,28 @@ export class Catalog {
       const now = this.clock();
       const all: Partial<ProductDetails> = { ...changes };
       if (stock.sizeQuantities) all.sizeLabels = stock.sizeQuantities.map(([s]) => s);
-      await this.run(tx, out, productId, { type: 'ChangeProductDetails', data: { changes: all, now } }, actor);
-      await this.setStock(tx, out, productId, stock, actor);
+      const before = await this.run(
+        tx,
+        out,
+        productId,
+        { type: 'ChangeProductDetails', data: { changes: all, now } },
+        actor,
+      );
+      const sizeLabels = 'details' in before ? before.details.sizeLabels : [];
+      await this.setStock(tx, out, productId, stock, sizeLabels, actor);
     });
   }
 
   async setListing(productId: string, isDelisted: boolean, actor?: string): Promise<Written> {
-    return this.inTransaction((tx, out) =>
-      this.run(tx, out, productId, { type: 'SetListing', data: { isDelisted, now: this.clock() } }, actor),
-    );
+    return this.inTransaction(async (tx, out) => {
+      await this.run(tx, out, productId, { type: 'SetListing', data: { isDelisted, now: this.clock() } }, actor);
+    });
   }
 
   async deleteProduct(productId: string, actor?: string): Promise<Written> {
-    return this.inTransaction((tx, out) =>
-      this.run(tx, out, productId, { type: 'DeleteProduct', data: { now: this.clock() } }, actor),
-    );
+    return this.inTransaction(async (tx, out) => {
+      await this.run(tx, out, productId, { type: 'DeleteProduct', data: { now: this.clock() } }, actor);
+    });
   }
 
   async productState(productId: string): Promise<ProductState> {
@@ -90,7 +93,7 @@ export class Catalog {
     productId: string,
     command: ProductCommand,
     actor?: string,
-  ): Promise<void> {
+  ): Promise<ProductState> {
     const streamId = productStreamId(productId);
     const { state, version } = await this.store.aggregate<ProductState, ProductEvent>(
       streamId,
@@ -101,26 +104,37 @@ export class Catalog {
     const events = decideProduct(command, state);
     if (events.length)
       out.push(...(await this.store.append(streamId, version, events, { tx, metadata: { actor } })).events);
+    return state;
   }
 
+  /**
+   * Sets the stock levels the admin asked for, keeping one truth of units per product (stockLevelsFor):
+   * a product sold by size has its units only in its sizes' streams, one sold without sizes only in the
+   * general stream, and the other side is set to 0, so no unit can be sold twice from two places.
+   */
   private async setStock(
     tx: pg.PoolClient,
     out: RecordedEvent[],
     productId: string,
     stock: StockInput,
+    previousSizeLabels: string[],
     actor?: string,
   ): Promise<void> {
-    const levels: Array<[string | null, number]> = [];
-    if (stock.quantity !== undefined) levels.push([null, stock.quantity]);
-    for (const [size, n] of stock.sizeQuantities ?? []) levels.push([size, n]);
-    for (const [size, available] of levels) {
-      const streamId = stockStreamId(productId, size);
-      const { state, version } = await this.store.aggregate<ReturnType<typeof initialStockState>, StockEvent>(
-        streamId,
+    const current = async (size: string | null) =>
+      this.store.aggregate<StockState, StockEvent>(
+        stockStreamId(productId, size),
         evolveStock,
         initialStockState(),
         tx,
       );
+    const sizesHaveStock = async () => {
+      for (const size of previousSizeLabels) if ((await current(size)).state.available > 0) return true;
+      return false;
+    };
+    const levels = stockLevelsFor(stock, previousSizeLabels, stock.sizeQuantities ? false : await sizesHaveStock());
+    for (const [size, available] of levels) {
+      const streamId = stockStreamId(productId, size);
+      const { state, version } = await current(size);
       const events = decideStock(
         { type: 'SetStockLevel', data: { productId, size, available, now: this.clock() } },
         state,

@@ -8,11 +8,34 @@ import type { StockWriter } from './stock-writer.ts';
 
 type Refusal = { ok: false; title: string; message: string };
 
+/** Whether the product is sold by size now: some offered size holds units (then its general stock is 0). */
+const soldBySize = (product: Pick<ProductView, 'sizeQuantities'>) =>
+  Object.values(product.sizeQuantities).some((n) => n > 0);
+
 /** Whether a line with this size draws on the size's stock (the seeds' rule), else on the general quantity. */
 export function stockSizeFor(product: Pick<ProductView, 'sizeQuantities'>, size: string | null): string | null {
   if (size === null) return null;
-  const hasSizeStock = Object.values(product.sizeQuantities).some((n) => n > 0);
-  return hasSizeStock ? size : null;
+  return soldBySize(product) ? size : null;
+}
+
+/**
+ * Splits a line with no size over a product sold by size, largest stock first: such a line needs only the
+ * product's total (the seeds' rule), and every unit it takes comes out of one size. null when the sizes
+ * together hold fewer than `quantity`.
+ */
+export function allocateAcrossSizes(
+  available: Array<[string, number]>,
+  quantity: number,
+): Array<[string, number]> | null {
+  const parts: Array<[string, number]> = [];
+  let left = quantity;
+  for (const [size, n] of [...available].sort((a, b) => b[1] - a[1])) {
+    if (left === 0) break;
+    const take = Math.min(left, n);
+    if (take > 0) parts.push([size, take]);
+    left -= take;
+  }
+  return left === 0 ? parts : null;
 }
 
 function shortage(name: string, line: ReserveLine, stockSize: string | null, available: number): Refusal {
@@ -48,17 +71,31 @@ export class Inventory implements InventoryPort {
         return { ok: false, title: 'Product not available', message: 'A product in your cart is no longer available' };
       if (product.isDelisted)
         return { ok: false, title: 'Product not available', message: `${product.name} is no longer available` };
-      const stockSize = stockSizeFor(product, line.size);
-      if (stockSize !== null && !(stockSize in product.sizeQuantities))
-        return shortage(product.name, line, stockSize, 0);
-      planned.push({
+      const hold = {
         ...line,
         holdId: `${reservationId}#${i}`,
         name: product.name,
         image: product.image,
         unitPricePaise: rupeesToPaise(product.price),
-        stockSize,
-      });
+      };
+      if (line.size === null && soldBySize(product)) {
+        // Parts of one line share its hold id: each sits on its own size's stream.
+        const sizes = await this.sizeStock(product);
+        const parts = allocateAcrossSizes(sizes, line.quantity);
+        if (!parts)
+          return shortage(
+            product.name,
+            line,
+            null,
+            sizes.reduce((sum, [, n]) => sum + n, 0),
+          );
+        for (const [size, quantity] of parts) planned.push({ ...hold, quantity, stockSize: size });
+        continue;
+      }
+      const stockSize = stockSizeFor(product, line.size);
+      if (stockSize !== null && !(stockSize in product.sizeQuantities))
+        return shortage(product.name, line, stockSize, 0);
+      planned.push({ ...hold, stockSize });
     }
     const now = this.clock();
     const results = await Promise.allSettled(
@@ -78,10 +115,32 @@ export class Inventory implements InventoryPort {
     );
     const reason = (results[failedAt] as PromiseRejectedResult).reason;
     if (reason instanceof InsufficientStockError) {
-      const line = planned[failedAt]!;
-      return shortage(line.name, line, line.stockSize, reason.available);
+      const held = planned[failedAt]!;
+      const line = lines[Number(held.holdId.slice(held.holdId.lastIndexOf('#') + 1))]!;
+      if (line.size === null && held.stockSize !== null) {
+        // A split line lost a race for one of its sizes: say what the product has now.
+        const product = await findProduct(this.db, line.productId);
+        const sizes = product ? await this.sizeStock(product) : [];
+        return shortage(
+          held.name,
+          line,
+          null,
+          sizes.reduce((sum, [, n]) => sum + n, 0),
+        );
+      }
+      return shortage(held.name, line, held.stockSize, reason.available);
     }
     throw reason;
+  }
+
+  /** Each offered size's units as its stock stream's writer knows them now. */
+  private async sizeStock(product: ProductView): Promise<Array<[string, number]>> {
+    return Promise.all(
+      Object.keys(product.sizeQuantities).map(
+        async (size) =>
+          [size, Math.max(0, await this.writer.available(stockStreamId(product.id, size)))] as [string, number],
+      ),
+    );
   }
 
   async release(_reservationId: string, lines: ReservedLine[], reason = 'released'): Promise<void> {

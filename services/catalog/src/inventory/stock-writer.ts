@@ -4,9 +4,12 @@ import { UnavailableError } from '@shop/shared/errors/errors';
 import { decideStock, evolveStock, initialStockState, type StockCommand, type StockState } from '../stock/decider.ts';
 import type { StockEvent } from '../stock/events.ts';
 
+/** A read of the units on sale, answered in queue order so it never races a batch's catch-up or append. */
+type ReadAvailable = { type: 'ReadAvailable' };
+
 interface Pending {
-  command: StockCommand;
-  resolve: (events: StockEvent[]) => void;
+  command: StockCommand | ReadAvailable;
+  resolve: (outcome: StockEvent[] | number) => void;
   reject: (err: unknown) => void;
 }
 
@@ -35,30 +38,25 @@ export class StockWriter {
 
   /** Decides and records one command; resolves with its events (none for an idempotent repeat). */
   execute(streamId: string, command: StockCommand): Promise<StockEvent[]> {
+    return this.enqueue(streamId, command) as Promise<StockEvent[]>;
+  }
+
+  /** Units on sale on the stream now (after catching up), read in turn with the stream's commands. */
+  available(streamId: string): Promise<number> {
+    return this.enqueue(streamId, { type: 'ReadAvailable' }) as Promise<number>;
+  }
+
+  private enqueue(streamId: string, command: StockCommand | ReadAvailable): Promise<StockEvent[] | number> {
     let slot = this.slots.get(streamId);
     if (!slot) {
       slot = { state: initialStockState(), version: 0, loaded: false, queue: [], draining: false };
       this.slots.set(streamId, slot);
     }
     const s = slot;
-    return new Promise<StockEvent[]>((resolve, reject) => {
+    return new Promise<StockEvent[] | number>((resolve, reject) => {
       s.queue.push({ command, resolve, reject });
       if (!s.draining) void this.drain(streamId, s);
     });
-  }
-
-  /** Current available units as this writer last knew them (after catching up). */
-  async available(streamId: string): Promise<number> {
-    const s = this.slots.get(streamId) ?? {
-      state: initialStockState(),
-      version: 0,
-      loaded: false,
-      queue: [],
-      draining: false,
-    };
-    this.slots.set(streamId, s);
-    if (!s.draining) await this.catchUp(streamId, s);
-    return s.state.available;
   }
 
   private async drain(streamId: string, s: StreamSlot): Promise<void> {
@@ -97,14 +95,18 @@ export class StockWriter {
         return;
       }
       // Decide in arrival order on the live state; if the append fails the state is reloaded.
-      const outcomes: Array<{ events: StockEvent[] } | { error: unknown }> = [];
+      const outcomes: Array<{ value: StockEvent[] | number } | { error: unknown }> = [];
       const all: StockEvent[] = [];
       for (const p of batch) {
+        if (p.command.type === 'ReadAvailable') {
+          outcomes.push({ value: s.state.available });
+          continue;
+        }
         try {
           const events = decideStock(p.command, s.state);
           for (const e of events) evolveStock(s.state, e);
           all.push(...events);
-          outcomes.push({ events });
+          outcomes.push({ value: events });
         } catch (error) {
           outcomes.push({ error });
         }
@@ -127,7 +129,7 @@ export class StockWriter {
       batch.forEach((p, i) => {
         const o = outcomes[i]!;
         if ('error' in o) p.reject(o.error);
-        else p.resolve(o.events);
+        else p.resolve(o.value);
       });
       return;
     }

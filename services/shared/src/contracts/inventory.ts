@@ -11,7 +11,11 @@ export interface ReserveLine {
 }
 
 export interface ReservedLine extends ReserveLine {
-  /** The hold's id on its stock stream (`<reservationId>#<line index>`: two lines may share a stream). */
+  /**
+   * The hold's id on its stock stream (`<reservationId>#<line index>`: two lines may share a stream). A line
+   * with no size on a product sold by size may be held from several sizes: one entry per size, same hold id,
+   * `quantity` the part taken from that size.
+   */
   holdId: string;
   name: string;
   image: string;

@@ -19,11 +19,16 @@ const DETAIL_COLUMNS: Record<string, string> = {
   sizeLabels: 'size_labels',
 };
 
-/** Rebuilds a product row's quantity and ordered size map from catalog.stock_levels. */
+/**
+ * Rebuilds a product row's ordered size map and its quantity from catalog.stock_levels. The quantity is
+ * every unit on sale: the general stock plus the offered sizes' (one of the two is 0, see stockLevelsFor).
+ */
 async function refreshStock(tx: PoolClient, productId: string, at: string) {
   await tx.query(
     `UPDATE catalog.products p SET
-       quantity = coalesce((SELECT available FROM catalog.stock_levels WHERE product_id = p.id AND size = ''), 0),
+       quantity = greatest(0, coalesce((SELECT available FROM catalog.stock_levels WHERE product_id = p.id AND size = ''), 0))
+         + coalesce((SELECT sum(greatest(0, s.available)) FROM catalog.stock_levels s
+                      WHERE s.product_id = p.id AND s.size = ANY (p.size_labels)), 0),
        size_quantities = coalesce((
          SELECT json_object_agg(l.label, coalesce(s.available, 0) ORDER BY l.ord)
            FROM unnest(p.size_labels) WITH ORDINALITY AS l(label, ord)
