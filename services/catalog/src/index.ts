@@ -21,7 +21,14 @@ export const uploadsDir = (dataDir: string) => path.join(dataDir, 'uploads');
 /** Catalog service: products, per-size stock, images; seeds the demo catalog on first start. */
 export function createCatalogService(
   ctx: ServiceContext,
-  opts: { seed?: boolean } = {},
+  opts: {
+    seed?: boolean;
+    /**
+     * Serve /internal/inventory/* (service tokens only) for a checkout running as its own process. Off in
+     * the all-in-one process, where checkout holds the inventory in-process and nothing may reach it by HTTP.
+     */
+    internalRoutes?: boolean;
+  } = {},
 ): ServiceModule & { catalog: Catalog; inventory: Inventory } {
   const store = ctx.eventStore('catalog');
   const catalog = new Catalog(store, ctx.clock);
@@ -30,7 +37,7 @@ export function createCatalogService(
   const listCache = new ProductListCache(ctx.pool, ctx.cache, ctx.pubsub);
   const inventory = new Inventory(ctx.pool, new StockWriter(store), ctx.clock);
   const router = catalogRouter(ctx, { catalog, images, listCache, uploadsDir: dir });
-  router.use(inventoryRouter(inventory));
+  if (opts.internalRoutes) router.use(inventoryRouter(inventory));
   return {
     name: 'catalog',
     catalog,

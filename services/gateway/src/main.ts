@@ -3,6 +3,7 @@ import { listenWhileStarting } from '@shop/shared/http/starting';
 import { createLogger } from '@shop/shared/observability/logger';
 import { Metrics } from '@shop/shared/observability/metrics';
 import { handleProcessSignals } from '@shop/shared/runtime/host';
+import { warnIfWeakJwtSecret } from '@shop/shared/runtime/infrastructure';
 import { createRazorpaySandbox, paymentSettings, SANDBOX_PATH } from '@shop/checkout';
 import { ProductListCache } from '@shop/catalog';
 import { createCache, createPubSub } from '@shop/shared/cache/index';
@@ -26,6 +27,7 @@ const config = readConfig();
 if (config.SERVICE_URLS) {
   // Distributed: this process only routes to the service processes.
   const logger = createLogger('gateway', config.LOG_LEVEL);
+  warnIfWeakJwtSecret(config, logger);
   // Listen at once, answering 503 "Starting" until the app below is ready.
   const listening = await listenWhileStarting(config.PORT, '0.0.0.0', 'gateway');
   const url = `http://127.0.0.1:${config.PORT}`;
@@ -52,6 +54,7 @@ if (config.SERVICE_URLS) {
     services: parseServiceUrls(config.SERVICE_URLS),
     logger,
     metrics: new Metrics('gateway'),
+    metricsToken: config.METRICS_TOKEN,
     productList,
     mount: (a) => {
       if (sandbox) a.use(SANDBOX_PATH, sandbox.router);

@@ -1,7 +1,9 @@
 import http from 'node:http';
 import type { Express, Request, Response } from 'express';
 import express from 'express';
-import { requestContext } from '@shop/shared/http/app';
+import { errorHandler, requestContext } from '@shop/shared/http/app';
+import { requireMetricsAccess } from '@shop/shared/observability/metrics-access';
+import { UnavailableError } from '@shop/shared/errors/errors';
 import { compressResponses } from '@shop/shared/http/compression';
 import type { ProductListCache } from '@shop/catalog';
 import { SERVICE_ROUTES } from '@shop/shared/runtime/service';
@@ -52,6 +54,8 @@ export function createProxyGateway(opts: {
   mount?: (app: Express) => void;
   /** The public product list straight from the shared cache (Redis); misses go to the catalog service. */
   productList?: ProductListCache;
+  /** Bearer token Prometheus sends for /metrics (METRICS_TOKEN); admins' tokens work too. */
+  metricsToken?: string;
 }): Express {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const app = express();
@@ -78,7 +82,24 @@ export function createProxyGateway(opts: {
       .status(ok ? 200 : 503)
       .json({ status: ok ? 'ok' : 'degraded', service: 'gateway', mode: 'distributed', dependencies: deps });
   });
-  app.get('/metrics', async (_req, res) => {
+  // Admins (the accounts service says who is one: it knows whether the user still exists) or Prometheus
+  // with the METRICS_TOKEN bearer.
+  const metricsAccess = requireMetricsAccess({
+    metricsToken: opts.metricsToken,
+    roleOf: async (_req, bearer) => {
+      const accounts = opts.services.get('accounts');
+      if (!accounts) return null;
+      const r = await fetch(new URL('/api/auth/me', accounts), {
+        headers: { authorization: `Bearer ${bearer}` },
+        signal: AbortSignal.timeout(5000),
+      }).catch(() => {
+        throw new UnavailableError('Cannot check the token right now (accounts service unreachable)');
+      });
+      if (!r.ok) return null;
+      return ((await r.json()) as { isAdmin?: unknown }).isAdmin === true ? 'admin' : 'user';
+    },
+  });
+  app.get('/metrics', metricsAccess, async (_req, res) => {
     res.setHeader('Content-Type', opts.metrics.registry.contentType);
     res.end(await opts.metrics.registry.metrics());
   });
@@ -139,10 +160,12 @@ export function createProxyGateway(opts: {
     if (!target) return void res.status(503).json({ message: `Service ${owner} is not configured (SERVICE_URLS)` });
     forward(req, res, target);
   });
+  // /internal/* (service-to-service) is never forwarded from the public port.
   app.use(
-    '/api',
+    ['/api', '/internal'],
     (req, res) => void res.status(404).json({ message: `No route for ${req.method} ${req.originalUrl.split('?')[0]}` }),
   );
   serveWebApp(app);
+  app.use(errorHandler(opts.logger));
   return app;
 }

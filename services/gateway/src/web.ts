@@ -14,7 +14,7 @@ export function serveWebApp(app: Express, dist = WEB_DIST): boolean {
     express.static(path.join(dist, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }),
   );
   app.use(express.static(dist, { index: false, maxAge: '1h' }));
-  app.get(/^(?!\/api\/|\/uploads\/|\/metrics$).*/, (_req, res) => {
+  app.get(/^(?!\/api\/|\/internal\/|\/uploads\/|\/metrics$).*/, (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(index);
   });

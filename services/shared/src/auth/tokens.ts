@@ -1,6 +1,7 @@
 import jwt from 'jsonwebtoken';
 import type { RequestHandler } from 'express';
-import { ForbiddenError, UnauthorizedError } from '../errors/errors.ts';
+import { ForbiddenError, UnauthorizedError, UnavailableError } from '../errors/errors.ts';
+import type { UserDirectory } from './user-directory.ts';
 
 export interface AuthUser {
   id: string;
@@ -15,11 +16,20 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** Subjects of service tokens (`service:<name>`): the shop's own processes, never a user. */
+const SERVICE_SUBJECT = /^service:(accounts|catalog|checkout|order|gateway)$/;
+export const isServiceSubject = (subject: string) => SERVICE_SUBJECT.test(subject);
+
 /** Issues and checks HS256 access tokens. */
 export class TokenService {
+  /**
+   * `users`: where authenticate() checks that a token's user still exists (and reads whether they are an
+   * admin now). Without it, a well-signed token is trusted as it stands (tests of pure token logic).
+   */
   constructor(
     private readonly secret: string,
     private readonly expiresIn: string = '7d',
+    private readonly users?: UserDirectory,
   ) {}
 
   sign(user: AuthUser): string {
@@ -41,17 +51,37 @@ export class TokenService {
     }
   }
 
-  /** Sets req.user from `Authorization: Bearer` (or `?access_token=` for EventSource) when valid. */
+  /**
+   * Sets req.user from `Authorization: Bearer` (or `?access_token=` for EventSource) when the token is
+   * valid and its subject is real: a user who exists in the accounts projection (admin rights as stored
+   * there now), or one of the shop's services (`service:<name>`, never an admin). A token of a deleted or
+   * unknown user, or of an unknown service, leaves the request anonymous, so guarded routes answer 401.
+   */
   authenticate(): RequestHandler {
     return (req, _res, next) => {
       const header = req.headers.authorization;
       const bearer = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
       const token = bearer || (typeof req.query.access_token === 'string' ? req.query.access_token : undefined);
-      if (token) {
-        const user = this.verify(token);
-        if (user) req.user = user;
+      const claimed = token ? this.verify(token) : null;
+      if (!claimed) return next();
+      if (claimed.id.startsWith('service:')) {
+        if (isServiceSubject(claimed.id)) req.user = { ...claimed, isAdmin: false };
+        return next();
       }
-      next();
+      if (!this.users) {
+        req.user = claimed;
+        return next();
+      }
+      this.users.find(claimed.id).then(
+        (found) => {
+          if (found) req.user = { ...claimed, isAdmin: found.isAdmin };
+          next();
+        },
+        (err: unknown) => {
+          req.log?.warn({ err }, 'could not check the token user');
+          next(new UnavailableError('Could not check your session right now, please try again'));
+        },
+      );
     };
   }
 }

@@ -1,6 +1,22 @@
 import path from 'node:path';
 import { z } from 'zod';
 
+/**
+ * JWT_SECRET when none is set: fine on a laptop, fatal in production, since anyone who reads this line can
+ * mint admin and service tokens and derive the payment sandbox's secrets.
+ */
+export const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me!!';
+export const STRONG_SECRET_MIN_LENGTH = 32;
+
+/** Why a JWT secret is not fit for production, or null when it is strong. */
+export function jwtSecretWeakness(secret: string): string | null {
+  if (secret === DEV_JWT_SECRET) return 'is the development default, with which anyone can mint admin tokens';
+  if (secret.length < STRONG_SECRET_MIN_LENGTH)
+    return `has ${secret.length} characters, fewer than ${STRONG_SECRET_MIN_LENGTH}`;
+  if (new Set(secret).size < 8) return 'repeats too few distinct characters to be random';
+  return null;
+}
+
 /** Fixed configuration names (ARCHITECTURE.md). Each key has a description, a format and a default. */
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe('Gateway HTTP port'),
@@ -23,8 +39,8 @@ const schema = z.object({
   JWT_SECRET: z
     .string()
     .min(16, 'at least 16 characters')
-    .default('dev-only-jwt-secret-change-me!!')
-    .describe('HS256 key for access tokens'),
+    .default(DEV_JWT_SECRET)
+    .describe('HS256 key for access tokens; with NODE_ENV=production it must be strong (jwtSecretWeakness)'),
   JWT_EXPIRES_IN: z.string().default('7d').describe('Access-token lifetime (jsonwebtoken syntax)'),
   ADMIN_EMAIL: z.email().default('admin@shop.local').describe('First admin account, ensured at start-up'),
   ADMIN_PASSWORD: z.string().min(6).default('admin123').describe('Password of the first admin account'),
@@ -45,6 +61,12 @@ const schema = z.object({
     .string()
     .optional()
     .describe('Distributed gateway only: name=url pairs, e.g. catalog=http://127.0.0.1:8081,accounts=...'),
+  NODE_ENV: z.string().optional().describe('production: refuse to start with a weak JWT_SECRET'),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'at least 16 characters')
+    .optional()
+    .describe('Bearer token for GET /metrics (Prometheus); an admin token works too; unset = admins only'),
 });
 
 export type Config = Readonly<
@@ -68,9 +90,14 @@ export function loadConfig(
   // An empty string means "unset": shells make that easy to do by accident.
   const cleaned = Object.fromEntries(Object.entries(merged).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = schema.safeParse(cleaned);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
-  }
+  const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  // Production never runs on a guessable signing key: the default or a short one lets anyone mint tokens.
+  const weakness = cleaned.NODE_ENV === 'production' ? jwtSecretWeakness(cleaned.JWT_SECRET ?? DEV_JWT_SECRET) : null;
+  if (weakness)
+    problems.push(
+      `JWT_SECRET: ${cleaned.JWT_SECRET === undefined ? 'unset, so it ' : ''}${weakness}; NODE_ENV=production needs a strong secret: at least ${STRONG_SECRET_MIN_LENGTH} random characters, not the development default (e.g. openssl rand -base64 48)`,
+    );
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const c = parsed.data;
   return Object.freeze({
     ...c,

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Express, RequestHandler } from 'express';
 import { apiNotFound, createHttpApp, errorHandler } from '../http/app.ts';
+import { requireMetricsAccess } from '../observability/metrics-access.ts';
 import type { Subscription } from '../bus/types.ts';
 import type { Infrastructure } from './infrastructure.ts';
 import type { ServiceModule } from './service.ts';
@@ -29,13 +30,19 @@ export function buildServiceApp(
   const app = createHttpApp({ logger: infra.logger, metrics: infra.metrics });
   app.use(infra.context.tokens.authenticate());
   app.get('/api/health', healthHandler(infra, opts.service));
-  app.get('/metrics', async (_req, res) => {
+  // Admins, or Prometheus with the METRICS_TOKEN bearer; req.user is set (and checked) by authenticate().
+  const metricsAccess = requireMetricsAccess({
+    metricsToken: infra.config.METRICS_TOKEN,
+    roleOf: async (req) => (req.user ? (req.user.isAdmin ? 'admin' : 'user') : null),
+  });
+  app.get('/metrics', metricsAccess, async (_req, res) => {
     res.setHeader('Content-Type', infra.metrics.registry.contentType);
     res.end(await infra.metrics.registry.metrics());
   });
   opts.before?.(app);
   for (const m of modules) app.use(m.router);
-  app.use('/api', apiNotFound);
+  // /internal/* answers only where a module mounts it (the catalog process); elsewhere it is a JSON 404.
+  app.use(['/api', '/internal'], apiNotFound);
   opts.after?.(app);
   app.use(errorHandler(infra.logger));
   return app;

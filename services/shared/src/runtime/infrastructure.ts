@@ -1,10 +1,11 @@
 import path from 'node:path';
 import type pg from 'pg';
 import { TokenService } from '../auth/tokens.ts';
+import { AccountsUserDirectory } from '../auth/user-directory.ts';
 import { createEventBus, waitForProjection } from '../bus/index.ts';
 import { createCache, createPubSub } from '../cache/index.ts';
 import type { Cache, PubSub } from '../cache/types.ts';
-import type { Config } from '../config/config.ts';
+import { jwtSecretWeakness, STRONG_SECRET_MIN_LENGTH, type Config } from '../config/config.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../db/embedded-postgres.ts';
 import { migrate } from '../db/migrate.ts';
 import { createPool } from '../db/pool.ts';
@@ -55,12 +56,25 @@ async function timed<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 /**
+ * One loud line at start when JWT_SECRET is weak (production refuses to start instead, in loadConfig):
+ * with it anyone can mint admin and service tokens and derive the payment sandbox's secrets.
+ */
+export function warnIfWeakJwtSecret(config: Config, logger: Logger): void {
+  const weakness = jwtSecretWeakness(config.JWT_SECRET);
+  if (!weakness) return;
+  logger.warn(
+    `INSECURE JWT_SECRET: it ${weakness}; anyone can mint admin and service tokens with it. Development only: set JWT_SECRET to at least ${STRONG_SECRET_MIN_LENGTH} random characters (NODE_ENV=production refuses to start without)`,
+  );
+}
+
+/**
  * Builds the adapters for one process from configuration: embedded Postgres unless DATABASE_URL, Redis
  * or in-process for cache/pub-sub/jobs, Kafka or the Postgres log for the bus. Runs migrations.
  */
 export async function createInfrastructure(config: Config, service: string): Promise<Infrastructure> {
   const logger = createLogger(service, config.LOG_LEVEL);
   const metrics = new Metrics(service);
+  warnIfWeakJwtSecret(config, logger);
   let embedded: EmbeddedPostgresHandle | undefined;
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
@@ -105,7 +119,9 @@ export async function createInfrastructure(config: Config, service: string): Pro
     pool,
     logger,
     metrics,
-    tokens: new TokenService(config.JWT_SECRET, config.JWT_EXPIRES_IN),
+    // Every process checks a token's user against the accounts projection (shared Postgres), so tokens of
+    // deleted or unknown users are refused everywhere.
+    tokens: new TokenService(config.JWT_SECRET, config.JWT_EXPIRES_IN, new AccountsUserDirectory(pool)),
     cache,
     pubsub,
     jobs,
