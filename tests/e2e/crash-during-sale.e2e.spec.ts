@@ -1,0 +1,231 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { clearPreviousServer } from '../../services/shared/src/db/postgres-process.ts';
+import { freePort } from '../../services/shared/src/runtime/free-port.ts';
+import { httpClient } from '../support/http.ts';
+import { waitUntil } from '../support/wait-until.ts';
+import { crash, spawnShop, stop, waitHealthy, type ShopProcess } from './support/shop-process.ts';
+
+/**
+ * Issue 15: `kill -9` of the shop's node process (only: its embedded Postgres lives on) in the middle of a
+ * 200-buyer sale of 50 units, then a start with RESERVATION_TTL_SECONDS=5 and no manual step. The shop comes
+ * back; once the holds have run out, available + sold = stock (sold = units in placed orders); every paid
+ * order exists exactly once; a payment the sandbox took is an order or a recorded refund, never lost.
+ */
+const STOCK = 50;
+const BUYERS = 200;
+/** Buyers in flight at once (a crowd, not all 200 at one instant, so the crash lands mid-sale). */
+const CROWD = 50;
+/** The crash comes once this many buyers have their order confirmed. */
+const CRASH_AFTER_VERIFIED = 20;
+/** The hold in the first run: long enough that no payer's hold runs out before they pay. */
+const FIRST_RUN_TTL_SECONDS = 20;
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-sale-crash-'));
+const pgDir = path.join(dataDir, 'postgres');
+let shop: ShopProcess | undefined;
+
+afterAll(async () => {
+  await stop(shop);
+  await clearPreviousServer(pgDir).catch(() => undefined);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface PayResponse {
+  razorpay_order_id: string;
+  razorpay_payment_id: string;
+  razorpay_signature: string;
+}
+interface OrderView {
+  orderNumber: string;
+  razorpayOrderId: string;
+  items: Array<{ Product: { id: string }; orderedQuantity: number }>;
+}
+
+/** What each buyer saw. `unknown`: the request was cut off by the crash (it may or may not have happened). */
+interface Buyer {
+  n: number;
+  created?: string; // provider order id
+  createStatus?: number | 'cut';
+  paid?: PayResponse | 'cut' | 'refused';
+  verified?: { status: number | 'cut'; orderNumber?: string | null };
+}
+
+/** Each buyer from an address of their own (guests are limited per address; the shop trusts loopback's X-Forwarded-For). */
+const from = (n: number) => ({ 'x-forwarded-for': `10.77.${(n >> 8) & 255}.${n & 255}` });
+
+async function post(
+  base: string,
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> } | 'cut'> {
+  try {
+    const r = await fetch(base + url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(60_000),
+    });
+    return { status: r.status, body: (await r.json().catch(() => ({}))) as Record<string, unknown> };
+  } catch {
+    return 'cut'; // connection reset or refused: the shop died under this request
+  }
+}
+
+describe('kill -9 of the shop during a sale', () => {
+  it('comes back on its own; after the holds run out, available + sold = stock and every paid order exists exactly once', async () => {
+    const port = await freePort();
+    shop = spawnShop({ port, dataDir, env: { RESERVATION_TTL_SECONDS: String(FIRST_RUN_TTL_SECONDS) } });
+    await waitHealthy(shop);
+    const base = shop.base;
+    const api = httpClient(base);
+    const login = await api<{ token: string }>('POST', '/api/auth/login', {
+      body: { email: 'admin@shop.local', password: 'admin123' },
+    });
+    expect(login.status).toBe(200);
+    const form = new FormData();
+    for (const [k, v] of Object.entries({
+      name: 'Crash Sale Kurta',
+      price: '999',
+      quantity: String(STOCK),
+      category: 'Men',
+    }))
+      form.append(k, v);
+    const created = await api<{ id: string }>('POST', '/api/products', { token: login.body.token, form });
+    expect(created.status).toBe(201);
+    const productId = created.body.id;
+
+    // The sale: buyers come in a crowd of CROWD at a time; three in four who get a hold pay and verify.
+    const buyers: Buyer[] = [];
+    let verifiedCount = 0;
+    let crashed: Promise<void> | undefined;
+    const victim = shop;
+    const buy = async (n: number) => {
+      const b: Buyer = { n };
+      buyers.push(b);
+      const c = await post(
+        base,
+        '/api/payment/create-order',
+        {
+          amount: 1,
+          currency: 'INR',
+          receipt: `sale_${n}`,
+          orderData: {
+            address: '12 MG Road, Bengaluru',
+            pincode: '560001',
+            customerName: `Buyer ${n}`,
+            customerPhone: '+919800000000',
+            customerEmail: `buyer${n}@example.in`,
+            items: [{ productId, quantity: 1, size: null, color: null }],
+            couponCode: null,
+            totalAmount: 0,
+            discountAmount: 0,
+            shippingCharge: 0,
+            deliveryCharge: 0,
+          },
+        },
+        from(n),
+      );
+      if (c === 'cut') return void (b.createStatus = 'cut');
+      b.createStatus = c.status;
+      if (c.status !== 201) return;
+      b.created = c.body.id as string;
+      if (n % 4 === 0) return; // walks away without paying
+      const p = await post(base, `/razorpay-sandbox/v1/checkout/orders/${b.created}/pay`, {});
+      if (p === 'cut') return void (b.paid = 'cut');
+      if (p.status !== 200) return void (b.paid = 'refused');
+      b.paid = p.body as unknown as PayResponse;
+      const v = await post(base, '/api/payment/verify', b.paid, from(10_000 + n));
+      if (v === 'cut') return void (b.verified = { status: 'cut' });
+      b.verified = { status: v.status, orderNumber: v.body.orderNumber as string | null | undefined };
+      if ((v.status === 200 || v.status === 202) && v.body.success === true) {
+        verifiedCount++;
+        if (verifiedCount === CRASH_AFTER_VERIFIED) crashed = crash(victim); // kill -9 of the node process only
+      }
+    };
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CROWD }, async () => {
+        // no new buyer once the shop is down: those in flight are the ones the crash cuts off
+        while (next < BUYERS && !crashed) await buy(next++);
+      }),
+    );
+    expect(crashed, 'the crash happened during the sale').toBeDefined();
+    await crashed;
+    const cut = buyers.filter((b) => b.createStatus === 'cut' || b.paid === 'cut' || b.verified?.status === 'cut');
+    expect(cut.length, 'requests were in flight when the shop died').toBeGreaterThan(0);
+
+    // Start again on the same data, with a short hold, and no manual step.
+    shop = spawnShop({ port, dataDir, env: { RESERVATION_TTL_SECONDS: '5' } });
+    await waitHealthy(shop);
+    const api2 = httpClient(shop.base);
+    const token = (
+      await api2<{ token: string }>('POST', '/api/auth/login', {
+        body: { email: 'admin@shop.local', password: 'admin123' },
+      })
+    ).body.token;
+
+    const sold = (orders: OrderView[]) =>
+      orders
+        .flatMap((o) => o.items)
+        .filter((i) => i.Product.id === productId)
+        .reduce((sum, i) => sum + i.orderedQuantity, 0);
+    let last = { available: -1, sold: -1 };
+    let orders: OrderView[] = [];
+    // The holds of the first run run out FIRST_RUN_TTL_SECONDS after they were taken; the sweep then
+    // settles each (paid after all -> an order; else released).
+    await waitUntil(
+      async () => {
+        const product = await api2<{ quantity: number }>('GET', `/api/products/${productId}`);
+        orders = (await api2<OrderView[]>('GET', '/api/orders/admin/all', { token })).body;
+        last = { available: product.body.quantity, sold: sold(orders) };
+        return last.available + last.sold === STOCK;
+      },
+      `available + sold = ${STOCK} after the holds ran out`,
+      FIRST_RUN_TTL_SECONDS * 1000 + 60_000,
+    ).catch((err: unknown) => {
+      throw new Error(`${(err as Error).message}; last seen ${JSON.stringify(last)}`, { cause: err });
+    });
+    expect(last.sold).toBeGreaterThanOrEqual(CRASH_AFTER_VERIFIED);
+
+    // Every paid order exists exactly once.
+    const byProviderOrder = new Map<string, OrderView[]>();
+    for (const o of orders)
+      byProviderOrder.set(o.razorpayOrderId, [...(byProviderOrder.get(o.razorpayOrderId) ?? []), o]);
+    for (const [id, list] of byProviderOrder) expect(list, `orders of ${id}`).toHaveLength(1);
+    for (const b of buyers.filter((x) => x.verified && x.verified.status !== 'cut' && x.verified.status < 300)) {
+      const list = byProviderOrder.get(b.created!) ?? [];
+      expect(list, `buyer ${b.n}'s confirmed order ${b.created}`).toHaveLength(1);
+      if (b.verified!.orderNumber) expect(list[0]!.orderNumber).toBe(b.verified!.orderNumber);
+    }
+
+    // A payment the sandbox took (it answered) is an order, or a refund the shop recorded: never lost.
+    const url = embeddedDatabaseUrl();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ id: string; reason: string }>(
+        `SELECT data->>'razorpayOrderId' AS id, data->>'reason' AS reason FROM checkout.events WHERE type = 'PaymentFailed'`,
+      );
+      const refunds = new Set(rows.filter((r) => /refund/i.test(r.reason)).map((r) => r.id));
+      for (const b of buyers.filter((x) => typeof x.paid === 'object')) {
+        const placed = byProviderOrder.has(b.created!);
+        expect(placed || refunds.has(b.created!), `buyer ${b.n} paid for ${b.created}: an order or a refund`).toBe(
+          true,
+        );
+      }
+    } finally {
+      await client.end();
+    }
+  });
+});
+
+/** The embedded server's URL, from its postmaster.pid (line 4: the port). */
+function embeddedDatabaseUrl(): string {
+  const lines = fs.readFileSync(path.join(pgDir, 'postmaster.pid'), 'utf8').split('\n');
+  return `postgres://postgres:postgres@127.0.0.1:${lines[3]!.trim()}/shop`;
+}
