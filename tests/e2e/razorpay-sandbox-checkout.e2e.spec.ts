@@ -13,6 +13,7 @@ import {
   type PaymentProvider,
   type RazorpaySandbox,
 } from '../../services/checkout/src/payment-provider/index.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { waitUntil } from '../support/wait-until.ts';
 
 /**
@@ -32,6 +33,7 @@ interface Report {
 }
 
 const servers: Server[] = [];
+let db: TestDatabase;
 let sandbox: RazorpaySandbox;
 let sandboxUrl: string;
 let shopUrl: string;
@@ -107,7 +109,8 @@ window.addEventListener('error', (e) => report('page-error', { message: String(e
 
 beforeAll(async () => {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM} (Debian package chromium)`);
-  sandbox = createRazorpaySandbox({ keyId, keySecret, basePath: '/razorpay-sandbox' });
+  db = await createTestDatabase();
+  sandbox = createRazorpaySandbox({ keyId, keySecret, pool: db.pool, basePath: '/razorpay-sandbox' });
   const sandboxApp = express();
   sandboxApp.use('/razorpay-sandbox', sandbox.router);
   sandboxUrl = `${await serve(sandboxApp)}/razorpay-sandbox`;
@@ -133,6 +136,7 @@ afterAll(async () => {
     s.closeAllConnections();
     await new Promise((r) => s.close(r));
   }
+  await db?.drop();
 });
 
 function openBrowser(url: string): void {

@@ -8,7 +8,8 @@ import { createDelivery } from './delivery/index.ts';
 import { createRazorpayProvider } from './payment-provider/razorpay-provider.ts';
 import type { PaymentProvider } from './payment-provider/provider.ts';
 import { paymentRouter } from './payment/api.ts';
-import { overdueOpenOrders, paymentOrdersProjection } from './payment/read-models/payment-orders-projection.ts';
+import { sweepExpiredOrders } from './payment/expiry-sweep.ts';
+import { paymentOrdersProjection } from './payment/read-models/payment-orders-projection.ts';
 import { Payments, RECONCILE_JOB } from './payment/payments.ts';
 import { paymentSettings, type PaymentSettings } from './payment/provider-settings.ts';
 import { settlementConsumer } from './payment/settlement-consumer.ts';
@@ -78,11 +79,7 @@ export function createCheckoutService(
   );
 
   ctx.jobs.register(RECONCILE_JOB, async () => {
-    for (const id of await overdueOpenOrders(ctx.pool, ctx.clock(), 0)) {
-      await payments
-        .settleExpired(id)
-        .catch((err: unknown) => ctx.logger.warn({ err, razorpayOrderId: id }, 'reconciliation failed; will retry'));
-    }
+    await sweepExpiredOrders({ pool: ctx.pool, payments, clock: ctx.clock, logger: ctx.logger });
   });
 
   return {

@@ -7,6 +7,8 @@ import { warnIfWeakJwtSecret } from '@shop/shared/runtime/infrastructure';
 import { createRazorpaySandbox, paymentSettings, SANDBOX_PATH } from '@shop/checkout';
 import { ProductListCache } from '@shop/catalog';
 import { createCache, createPubSub } from '@shop/shared/cache/index';
+import { migrate } from '@shop/shared/db/migrate';
+import { createPool } from '@shop/shared/db/pool';
 import { createProxyGateway, parseServiceUrls } from './proxy.ts';
 import { startShop } from './shop.ts';
 
@@ -32,11 +34,19 @@ if (config.SERVICE_URLS) {
   const listening = await listenWhileStarting(config.PORT, '0.0.0.0', 'gateway');
   const url = `http://127.0.0.1:${config.PORT}`;
   const payments = paymentSettings(config, url);
-  // Without Razorpay keys the gateway hosts the sandbox, as in the embedded default.
-  const sandbox = payments.sandbox
+  // Without Razorpay keys the gateway hosts the sandbox, as in the embedded default. It keeps its orders
+  // and payments in Postgres (schema razorpay_sandbox), so a restarted gateway still knows them.
+  if (payments.sandbox && !config.DATABASE_URL) {
+    console.error('The gateway hosts the Razorpay sandbox, which keeps its orders in Postgres: set DATABASE_URL');
+    process.exit(2);
+  }
+  const sandboxPool = payments.sandbox && config.DATABASE_URL ? createPool(config.DATABASE_URL, 4) : undefined;
+  if (sandboxPool) await migrate(sandboxPool);
+  const sandbox = sandboxPool
     ? createRazorpaySandbox({
         keyId: payments.keyId,
         keySecret: payments.keySecret,
+        pool: sandboxPool,
         webhookSecret: payments.webhookSecret ?? undefined,
         webhookUrl: `${url}/api/payment/webhook`,
         basePath: SANDBOX_PATH,

@@ -52,6 +52,7 @@ async function startOn(config: Config, opts: { seed?: boolean }, listening: Star
     ? createRazorpaySandbox({
         keyId: checkout.settings.keyId,
         keySecret: checkout.settings.keySecret,
+        pool: infra.pool,
         webhookSecret: checkout.settings.webhookSecret ?? undefined,
         webhookUrl: `${url}/api/payment/webhook`,
         basePath: SANDBOX_PATH,

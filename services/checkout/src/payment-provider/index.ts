@@ -6,6 +6,7 @@ export type {
   ProviderPayment,
   ProviderPaymentStatus,
 } from './provider.ts';
+export { ProviderOrderUnknownError } from './provider.ts';
 export { createRazorpayProvider, type RazorpayProviderOptions } from './razorpay-provider.ts';
 export { paymentSignature, verifyPaymentSignature, verifyWebhookSignature, webhookSignature } from './signatures.ts';
 export * from './sandbox/index.ts';

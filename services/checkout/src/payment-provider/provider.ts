@@ -1,16 +1,33 @@
+import { NotFoundError } from '@shop/shared/errors/errors';
+
 /**
  * The payment provider as checkout sees it: the subset of Razorpay's orders API the purchase saga uses.
  * Field names and units are Razorpay's (amounts in paise, times in unix seconds) so answers pass through
  * unchanged. Failures are AppErrors: UnavailableError when the provider cannot be reached or fails (retry
- * later), ValidationError when it refuses the request.
+ * later), ProviderOrderUnknownError when it has no order of that id (asking again will not help),
+ * ValidationError when it refuses the request.
  */
 export interface PaymentProvider {
   /** Public key id the browser's checkout needs (`key` option of `new Razorpay`). */
   readonly keyId: string;
   createOrder(input: CreateProviderOrder): Promise<ProviderOrder>;
+  /** Throws ProviderOrderUnknownError when the provider has no such order. */
   fetchOrder(orderId: string): Promise<ProviderOrder>;
-  /** Every payment attempt made against the order, failed ones included. */
+  /** Every payment attempt made against the order, failed ones included. Throws ProviderOrderUnknownError too. */
   fetchPayments(orderId: string): Promise<ProviderPayment[]>;
+}
+
+/**
+ * The provider says it has no order of this id (Razorpay: 400 BAD_REQUEST_ERROR "The id provided does not
+ * exist"). Final, not retriable: nobody can pay an order the provider does not have.
+ */
+export class ProviderOrderUnknownError extends NotFoundError {
+  constructor(
+    readonly orderId: string,
+    message = 'The id provided does not exist',
+  ) {
+    super(message);
+  }
 }
 
 export interface CreateProviderOrder {

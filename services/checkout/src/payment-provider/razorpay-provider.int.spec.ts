@@ -3,10 +3,12 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnavailableError, ValidationError } from '@shop/shared/errors/errors';
 import { listen } from '@shop/shared/runtime/host';
+import { createTestDatabase, type TestDatabase } from '../../../../tests/support/test-database.ts';
 import { waitUntil } from '../../../../tests/support/wait-until.ts';
 import {
   createRazorpayProvider,
   createRazorpaySandbox,
+  ProviderOrderUnknownError,
   sandboxPay,
   verifyPaymentSignature,
   verifyWebhookSignature,
@@ -30,6 +32,7 @@ interface Delivery {
 }
 
 const servers: Server[] = [];
+let db: TestDatabase;
 let sandbox: RazorpaySandbox;
 let sandboxUrl: string;
 let provider: PaymentProvider;
@@ -64,9 +67,11 @@ beforeAll(async () => {
   });
   const receiverUrl = await serve(receiver);
 
+  db = await createTestDatabase();
   sandbox = createRazorpaySandbox({
     keyId,
     keySecret,
+    pool: db.pool,
     webhookSecret,
     webhookUrl: `${receiverUrl}/api/payment/webhook`,
     basePath: '/razorpay-sandbox',
@@ -84,6 +89,7 @@ afterAll(async () => {
     s.closeAllConnections();
     await new Promise((r) => s.close(r));
   }
+  await db?.drop();
 });
 
 const newOrder = (amountPaise = 49_900, receipt = `rcpt_${Math.random().toString(36).slice(2, 10)}`) =>
@@ -153,7 +159,7 @@ describe('razorpay provider against the sandbox', () => {
     });
   });
 
-  it("passes on the sandbox's refusals of bad orders and unknown ids as validation errors", async () => {
+  it("passes on the sandbox's refusals of bad orders as validation errors, and an unknown order id as ProviderOrderUnknownError", async () => {
     const tooSmall = await fetch(`${sandboxUrl}/v1/orders`, {
       method: 'POST',
       headers: { authorization: basic(keyId, keySecret), 'content-type': 'application/json' },
@@ -165,8 +171,11 @@ describe('razorpay provider against the sandbox', () => {
     });
 
     const unknown = await rejection(provider.fetchOrder('order_DoesNotExist01'));
-    expect(unknown).toBeInstanceOf(ValidationError);
-    expect((unknown as Error).message).toBe('The id provided does not exist');
+    expect(unknown).toBeInstanceOf(ProviderOrderUnknownError);
+    expect(unknown).toMatchObject({ orderId: 'order_DoesNotExist01', message: 'The id provided does not exist' });
+    expect((unknown as ProviderOrderUnknownError).retriable).toBe(false);
+    const unknownPayments = await rejection(provider.fetchPayments('order_DoesNotExist01'));
+    expect(unknownPayments).toBeInstanceOf(ProviderOrderUnknownError);
 
     // Checked before any request: the SDK would paste this into the URL path.
     await expect(provider.fetchPayments('order_x/../../payments')).rejects.toThrow('Invalid payment order id');
@@ -174,6 +183,14 @@ describe('razorpay provider against the sandbox', () => {
     await expect(provider.createOrder({ amountPaise: 100.5, currency: 'INR', receipt: 'r' })).rejects.toBeInstanceOf(
       ValidationError,
     );
+  });
+
+  it('does not take a 404 for a wrong API path as "unknown order" (that would expire orders that may be paid)', async () => {
+    const misrouted = createRazorpayProvider({ keyId, keySecret, apiUrl: `${sandboxUrl}/nowhere` });
+    const err = await rejection(misrouted.fetchPayments('order_DoesNotExist01'));
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err).not.toBeInstanceOf(ProviderOrderUnknownError);
+    expect((err as Error).message).toBe('The requested URL was not found on the server.');
   });
 
   it('pays through the dialog endpoint: a signature that verifies, a paid order, a captured payment', async () => {

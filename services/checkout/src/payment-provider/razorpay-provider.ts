@@ -2,7 +2,13 @@ import Razorpay from 'razorpay';
 import { z } from 'zod';
 import { AppError, UnavailableError, ValidationError } from '@shop/shared/errors/errors';
 import { parseInput } from '@shop/shared/http/validation';
-import type { CreateProviderOrder, PaymentProvider, ProviderOrder, ProviderPayment } from './provider.ts';
+import {
+  ProviderOrderUnknownError,
+  type CreateProviderOrder,
+  type PaymentProvider,
+  type ProviderOrder,
+  type ProviderPayment,
+} from './provider.ts';
 
 export interface RazorpayProviderOptions {
   keyId: string;
@@ -20,6 +26,8 @@ const UNREACHABLE = 'Payment provider is unreachable, please try again';
 const FAILED = 'Payment provider failed, please try again';
 const REFUSED = 'Payment provider refused the request';
 const ORDER_ID = /^order_[A-Za-z0-9]{1,40}$/;
+// Razorpay's answer (400, BAD_REQUEST_ERROR) to an order id it has no order for; the sandbox's is the same.
+const UNKNOWN_ID = /^the id provided does not exist/i;
 
 /** A PaymentProvider that talks to Razorpay (or the sandbox, given `apiUrl`) through the official SDK. */
 export function createRazorpayProvider(opts: RazorpayProviderOptions): PaymentProvider {
@@ -44,12 +52,12 @@ export function createRazorpayProvider(opts: RazorpayProviderOptions): PaymentPr
     },
 
     async fetchOrder(orderId) {
-      const answer = await call(() => sdk.orders.fetch(checkOrderId(orderId)));
+      const answer = await call(() => sdk.orders.fetch(checkOrderId(orderId)), orderId);
       return parseAnswer(providerOrder, answer);
     },
 
     async fetchPayments(orderId) {
-      const answer = await call(() => sdk.orders.fetchPayments(checkOrderId(orderId)));
+      const answer = await call(() => sdk.orders.fetchPayments(checkOrderId(orderId)), orderId);
       return parseAnswer(paymentCollection, answer).items;
     },
   };
@@ -106,16 +114,19 @@ function apiBase(apiUrl: string): string {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '').replace(/\/v1$/, '');
 }
 
-/** Runs one SDK call, turning whatever it throws into an AppError that says whether to retry. */
-async function call(op: () => Promise<unknown>): Promise<unknown> {
+/**
+ * Runs one SDK call, turning whatever it throws into an AppError that says whether to retry. `orderId`:
+ * the order the call is about; the provider not knowing it becomes ProviderOrderUnknownError.
+ */
+async function call(op: () => Promise<unknown>, orderId?: string): Promise<unknown> {
   try {
     return await op();
   } catch (err) {
-    throw toAppError(err);
+    throw toAppError(err, orderId);
   }
 }
 
-function toAppError(err: unknown): AppError {
+function toAppError(err: unknown, orderId?: string): AppError {
   if (err instanceof AppError) return err;
   // What the SDK throws for an HTTP answer: { statusCode, error: Razorpay's error object (if JSON) }.
   const answer = err as { statusCode?: unknown; error?: { description?: unknown; code?: unknown } } | null;
@@ -123,6 +134,10 @@ function toAppError(err: unknown): AppError {
   const description = typeof answer?.error?.description === 'string' ? answer.error.description : undefined;
   let mapped: AppError;
   if (status === undefined || status === 0) mapped = new UnavailableError(UNREACHABLE);
+  // Only the provider's own "no such id" answer: a bare 404 (a wrong API URL, a proxy) must not read as
+  // "unknown order", or the expiry sweep would expire orders that may have been paid.
+  else if (orderId && (status === 400 || status === 404) && description && UNKNOWN_ID.test(description))
+    mapped = new ProviderOrderUnknownError(orderId, description);
   // 429 is Razorpay's rate limit: the request was fine, it may succeed later.
   else if (status >= 400 && status < 500 && status !== 429) mapped = new ValidationError(description ?? REFUSED);
   else mapped = new UnavailableError(description ?? FAILED);

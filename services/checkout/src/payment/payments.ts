@@ -10,7 +10,7 @@ import { RefusedError, ValidationError } from '@shop/shared/errors/errors';
 import { retryOnConflict } from '@shop/shared/eventstore/command';
 import { StreamVersionConflictError, type PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import type { Logger } from '@shop/shared/observability/logger';
-import type { PaymentProvider } from '../payment-provider/provider.ts';
+import { ProviderOrderUnknownError, type PaymentProvider, type ProviderPayment } from '../payment-provider/provider.ts';
 import { verifyPaymentSignature } from '../payment-provider/signatures.ts';
 import {
   decidePayment,
@@ -264,21 +264,28 @@ export class Payments {
 
   /**
    * Settles an unpaid order whose hold ran out: if the provider took the money after all (closed browser,
-   * lost webhook) it is recorded as paid, else the order expires and its holds are released.
+   * lost webhook) it is recorded as paid, else the order expires and its holds are released. An order the
+   * provider has no record of cannot be paid: it expires too ('expired-unknown'), once, never retried.
    */
-  async settleExpired(orderId: string): Promise<'paid' | 'expired' | 'unchanged'> {
+  async settleExpired(orderId: string): Promise<'paid' | 'expired' | 'expired-unknown' | 'unchanged'> {
     const { state } = await this.load(orderId);
     if (state.status !== 'created' && state.status !== 'open') return 'unchanged';
+    let unknownToProvider = false;
     if (state.status === 'created') {
-      const paid = (await this.deps.provider.fetchPayments(orderId)).find(
-        (p) => p.status === 'captured' || p.status === 'authorized',
-      );
+      let payments: ProviderPayment[] = [];
+      try {
+        payments = await this.deps.provider.fetchPayments(orderId);
+      } catch (err) {
+        if (!(err instanceof ProviderOrderUnknownError)) throw err;
+        unknownToProvider = true;
+      }
+      const paid = payments.find((p) => p.status === 'captured' || p.status === 'authorized');
       if (paid) {
         await this.recordPaid(orderId, paid.id, 'reconciliation');
         return 'paid';
       }
     }
-    return retryOnConflict(async () => {
+    const expired = await retryOnConflict(async () => {
       const current = await this.load(orderId);
       const events = decidePayment({ type: 'ExpirePaymentOrder', data: { now: this.deps.clock() } }, current.state);
       if (!events.length) return 'unchanged' as const;
@@ -287,6 +294,7 @@ export class Payments {
       });
       return 'expired' as const;
     });
+    return expired === 'expired' && unknownToProvider ? 'expired-unknown' : expired;
   }
 
   async load(orderId: string): Promise<{ state: PaymentOrderState; version: number }> {

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { z } from 'zod';
+import type { Pool } from '@shop/shared/db/pool';
 import type { Logger } from '@shop/shared/observability/logger';
 import { paymentSignature } from '../signatures.ts';
 import { checkoutScript } from './checkout-script.ts';
@@ -11,6 +12,8 @@ import { createWebhookSender, webhookBody, type WebhookSender } from './webhooks
 export interface RazorpaySandboxOptions {
   keyId: string;
   keySecret: string;
+  /** Where the orders and payments are kept (schema `razorpay_sandbox`, migrated like the rest). */
+  pool: Pool;
   /** Secret that signs webhooks; required with `webhookUrl`. */
   webhookSecret?: string | undefined;
   /** Where `payment.captured`, `order.paid` and `payment.failed` are POSTed; unset = no webhooks. */
@@ -75,7 +78,7 @@ export function createRazorpaySandbox(opts: RazorpaySandboxOptions): RazorpaySan
     throw new Error(`Razorpay sandbox: basePath must start with '/': ${opts.basePath}`);
 
   const now = opts.now ?? (() => new Date());
-  const ledger = new SandboxLedger(now);
+  const ledger = new SandboxLedger(opts.pool, now);
   const accountId = razorpayId('acc_');
   const script = checkoutScript(basePath);
   const webhooks: WebhookSender | undefined =
@@ -97,9 +100,9 @@ export function createRazorpaySandbox(opts: RazorpaySandboxOptions): RazorpaySan
 
   // The dialog's endpoints stand for the shopper finishing Razorpay's checkout: no API key, any origin.
   router.use('/v1/checkout', allowAnyOrigin);
-  router.post('/v1/checkout/orders/:id/pay', (req, res) => {
+  router.post('/v1/checkout/orders/:id/pay', async (req, res) => {
     const payer = checkedPayer(req.body);
-    const { order, payment } = ledger.pay(req.params.id as string, payer);
+    const { order, payment } = await ledger.pay(req.params.id as string, payer);
     const answer: SandboxPaymentResponse = {
       razorpay_order_id: order.id,
       razorpay_payment_id: payment.id,
@@ -111,32 +114,32 @@ export function createRazorpaySandbox(opts: RazorpaySandboxOptions): RazorpaySan
       webhookBody({ event: 'order.paid', accountId, payment, order, now: now() }),
     ]);
   });
-  router.post('/v1/checkout/orders/:id/fail', (req, res) => {
+  router.post('/v1/checkout/orders/:id/fail', async (req, res) => {
     const payer = checkedPayer(req.body);
-    const { payment, failure } = ledger.fail(req.params.id as string, payer);
+    const { payment, failure } = await ledger.fail(req.params.id as string, payer);
     res.json(failure);
     webhooks?.send([webhookBody({ event: 'payment.failed', accountId, payment, now: now() })]);
   });
 
   router.use('/v1', basicAuth(opts.keyId, opts.keySecret));
-  router.post('/v1/orders', (req, res) => {
+  router.post('/v1/orders', async (req, res) => {
     const parsed = createOrderBody.safeParse(req.body ?? {});
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new SandboxError(400, issue.message, issue.path.join('.') || undefined);
     }
     const { amount, receipt, notes } = parsed.data;
-    res.json(ledger.createOrder({ amount: amount as number, receipt, notes }));
+    res.json(await ledger.createOrder({ amount: amount as number, receipt, notes }));
   });
-  router.get('/v1/orders/:id', (req, res) => {
-    res.json(ledger.order(req.params.id as string));
+  router.get('/v1/orders/:id', async (req, res) => {
+    res.json(await ledger.order(req.params.id as string));
   });
-  router.get('/v1/orders/:id/payments', (req, res) => {
-    const items = ledger.paymentsOf(req.params.id as string);
+  router.get('/v1/orders/:id/payments', async (req, res) => {
+    const items = await ledger.paymentsOf(req.params.id as string);
     res.json({ entity: 'collection', count: items.length, items });
   });
-  router.get('/v1/payments/:id', (req, res) => {
-    res.json(ledger.payment(req.params.id as string));
+  router.get('/v1/payments/:id', async (req, res) => {
+    res.json(await ledger.payment(req.params.id as string));
   });
 
   router.use((_req, res) => {

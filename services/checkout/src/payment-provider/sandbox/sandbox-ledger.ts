@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { withTransaction, type Pool, type PoolClient } from '@shop/shared/db/pool';
 import { SandboxError } from './razorpay-error.ts';
 
 /** Razorpay's order entity, as the sandbox answers it. Amounts in paise, times in unix seconds. */
@@ -75,9 +76,6 @@ export interface PaymentFailure {
 }
 
 const FAILED_DESCRIPTION = 'Payment failed (sandbox)';
-// The sandbox lives as long as its process; the cap keeps a long-running dev shop (or a benchmark run
-// again and again) from growing without bound. The oldest orders go first.
-const MAX_ORDERS = 100_000;
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** 14 random alphanumerics, the length of Razorpay's ids. */
@@ -87,117 +85,147 @@ export function razorpayId(prefix = ''): string {
   return id;
 }
 
+interface OrderRow {
+  id: string;
+  amount: bigint | number;
+  amount_paid: bigint | number;
+  currency: 'INR';
+  receipt: string | null;
+  status: SandboxOrder['status'];
+  attempts: number;
+  notes: SandboxOrder['notes'];
+  created_at: bigint | number;
+}
+
+const ORDER_COLUMNS = 'id, amount, amount_paid, currency, receipt, status, attempts, notes, created_at';
+
 /**
- * The sandbox's orders and payments, in memory: it is a test double for Razorpay, so its state is lost on
- * restart, like the money it does not move. Every method answers copies, so callers cannot change it.
+ * The sandbox's orders and payments, in Postgres (schema `razorpay_sandbox`, migrations/009): a restarted
+ * sandbox still knows every order it made and every payment taken on it, as Razorpay would. Every answer
+ * is a fresh object built from the rows, so callers cannot change what is stored.
  */
 export class SandboxLedger {
-  private readonly orders = new Map<string, SandboxOrder>();
-  private readonly payments = new Map<string, SandboxPayment>();
-  private readonly paymentIdsByOrder = new Map<string, string[]>();
+  constructor(
+    private readonly pool: Pool,
+    private readonly now: () => Date,
+  ) {}
 
-  constructor(private readonly now: () => Date) {}
-
-  createOrder(input: NewOrder): SandboxOrder {
-    const order: SandboxOrder = {
-      id: razorpayId('order_'),
-      entity: 'order',
-      amount: input.amount,
-      amount_paid: 0,
-      amount_due: input.amount,
-      currency: 'INR',
-      receipt: input.receipt ?? null,
-      offer_id: null,
-      status: 'created',
-      attempts: 0,
-      notes: input.notes && Object.keys(input.notes).length ? { ...input.notes } : [],
-      created_at: this.unixNow(),
-    };
-    this.orders.set(order.id, order);
-    this.evictOldest();
-    return clone(order);
+  async createOrder(input: NewOrder): Promise<SandboxOrder> {
+    const notes = input.notes && Object.keys(input.notes).length ? { ...input.notes } : [];
+    const { rows } = await this.pool.query<OrderRow>(
+      `INSERT INTO razorpay_sandbox.orders (id, amount, amount_paid, currency, receipt, status, attempts, notes, created_at)
+       VALUES ($1, $2, 0, 'INR', $3, 'created', 0, $4, $5) RETURNING ${ORDER_COLUMNS}`,
+      [razorpayId('order_'), input.amount, input.receipt ?? null, JSON.stringify(notes), this.unixNow()],
+    );
+    return toOrder(rows[0]!);
   }
 
-  order(id: string): SandboxOrder {
-    return clone(this.findOrder(id));
+  async order(id: string): Promise<SandboxOrder> {
+    return toOrder(await this.findOrder(this.pool, id));
   }
 
-  paymentsOf(orderId: string): SandboxPayment[] {
-    this.findOrder(orderId);
-    return (this.paymentIdsByOrder.get(orderId) ?? []).map((id) => clone(this.payments.get(id)!));
+  async paymentsOf(orderId: string): Promise<SandboxPayment[]> {
+    await this.findOrder(this.pool, orderId);
+    const { rows } = await this.pool.query<{ entity: SandboxPayment }>(
+      'SELECT entity FROM razorpay_sandbox.payments WHERE order_id = $1 ORDER BY seq',
+      [orderId],
+    );
+    return rows.map((r) => r.entity);
   }
 
-  payment(id: string): SandboxPayment {
-    const payment = this.payments.get(id);
-    if (!payment) throw new SandboxError(400, 'The id provided does not exist');
-    return clone(payment);
+  async payment(id: string): Promise<SandboxPayment> {
+    const { rows } = await this.pool.query<{ entity: SandboxPayment }>(
+      'SELECT entity FROM razorpay_sandbox.payments WHERE id = $1',
+      [id],
+    );
+    if (!rows[0]) throw new SandboxError(400, 'The id provided does not exist');
+    return rows[0].entity;
   }
 
   /** The shopper pays the whole order by card: a captured payment, and the order is paid. */
-  pay(orderId: string, payer: Payer): { order: SandboxOrder; payment: SandboxPayment } {
-    const order = this.openOrder(orderId);
-    const payment = this.addPayment(order, payer, {
-      status: 'captured',
-      captured: true,
-      fee: 0,
-      tax: 0,
-      error_code: null,
-      error_description: null,
-      error_source: null,
-      error_step: null,
-      error_reason: null,
+  async pay(orderId: string, payer: Payer): Promise<{ order: SandboxOrder; payment: SandboxPayment }> {
+    return withTransaction(this.pool, async (tx) => {
+      const order = await this.openOrder(tx, orderId);
+      const payment = await this.addPayment(tx, order, payer, {
+        status: 'captured',
+        captured: true,
+        fee: 0,
+        tax: 0,
+        error_code: null,
+        error_description: null,
+        error_source: null,
+        error_step: null,
+        error_reason: null,
+      });
+      const { rows } = await tx.query<OrderRow>(
+        `UPDATE razorpay_sandbox.orders SET attempts = attempts + 1, amount_paid = amount, status = 'paid'
+         WHERE id = $1 RETURNING ${ORDER_COLUMNS}`,
+        [orderId],
+      );
+      return { order: toOrder(rows[0]!), payment };
     });
-    order.attempts += 1;
-    order.amount_paid = order.amount;
-    order.amount_due = 0;
-    order.status = 'paid';
-    return { order: clone(order), payment: clone(payment) };
   }
 
   /** The shopper's payment attempt fails; the order stays open for another attempt. */
-  fail(orderId: string, payer: Payer): { order: SandboxOrder; payment: SandboxPayment; failure: PaymentFailure } {
-    const order = this.openOrder(orderId);
-    const payment = this.addPayment(order, payer, {
-      status: 'failed',
-      captured: false,
-      fee: null,
-      tax: null,
-      error_code: 'BAD_REQUEST_ERROR',
-      error_description: FAILED_DESCRIPTION,
-      error_source: 'customer',
-      error_step: 'payment_authentication',
-      error_reason: 'payment_failed',
+  async fail(
+    orderId: string,
+    payer: Payer,
+  ): Promise<{ order: SandboxOrder; payment: SandboxPayment; failure: PaymentFailure }> {
+    return withTransaction(this.pool, async (tx) => {
+      const order = await this.openOrder(tx, orderId);
+      const payment = await this.addPayment(tx, order, payer, {
+        status: 'failed',
+        captured: false,
+        fee: null,
+        tax: null,
+        error_code: 'BAD_REQUEST_ERROR',
+        error_description: FAILED_DESCRIPTION,
+        error_source: 'customer',
+        error_step: 'payment_authentication',
+        error_reason: 'payment_failed',
+      });
+      const { rows } = await tx.query<OrderRow>(
+        `UPDATE razorpay_sandbox.orders SET attempts = attempts + 1, status = 'attempted'
+         WHERE id = $1 RETURNING ${ORDER_COLUMNS}`,
+        [orderId],
+      );
+      const failure: PaymentFailure = {
+        error: {
+          code: 'BAD_REQUEST_ERROR',
+          description: FAILED_DESCRIPTION,
+          source: 'customer',
+          step: 'payment_authentication',
+          reason: 'payment_failed',
+          metadata: { order_id: orderId, payment_id: payment.id },
+        },
+      };
+      return { order: toOrder(rows[0]!), payment, failure };
     });
-    order.attempts += 1;
-    order.status = 'attempted';
-    const failure: PaymentFailure = {
-      error: {
-        code: 'BAD_REQUEST_ERROR',
-        description: FAILED_DESCRIPTION,
-        source: 'customer',
-        step: 'payment_authentication',
-        reason: 'payment_failed',
-        metadata: { order_id: order.id, payment_id: payment.id },
-      },
-    };
-    return { order: clone(order), payment: clone(payment), failure };
   }
 
-  private openOrder(orderId: string): SandboxOrder {
-    const order = this.orders.get(orderId);
-    if (!order) throw new SandboxError(404, 'The id provided does not exist');
+  /** The order, locked for this transaction: two payments of one order are decided one after the other. */
+  private async openOrder(tx: PoolClient, orderId: string): Promise<SandboxOrder> {
+    const { rows } = await tx.query<OrderRow>(
+      `SELECT ${ORDER_COLUMNS} FROM razorpay_sandbox.orders WHERE id = $1 FOR UPDATE`,
+      [orderId],
+    );
+    if (!rows[0]) throw new SandboxError(404, 'The id provided does not exist');
+    const order = toOrder(rows[0]);
     if (order.status === 'paid') throw new SandboxError(400, 'Order has already been paid');
     return order;
   }
 
-  private findOrder(id: string): SandboxOrder {
-    const order = this.orders.get(id);
+  private async findOrder(db: Pool | PoolClient, id: string): Promise<OrderRow> {
+    const { rows } = await db.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM razorpay_sandbox.orders WHERE id = $1`, [
+      id,
+    ]);
     // Razorpay answers 400 (not 404) for an id it does not know.
-    if (!order) throw new SandboxError(400, 'The id provided does not exist');
-    return order;
+    if (!rows[0]) throw new SandboxError(400, 'The id provided does not exist');
+    return rows[0];
   }
 
-  private addPayment(
+  private async addPayment(
+    tx: PoolClient,
     order: SandboxOrder,
     payer: Payer,
     outcome: Pick<
@@ -212,7 +240,7 @@ export class SandboxLedger {
       | 'error_step'
       | 'error_reason'
     >,
-  ): SandboxPayment {
+  ): Promise<SandboxPayment> {
     const payment: SandboxPayment = {
       id: razorpayId('pay_'),
       entity: 'payment',
@@ -236,20 +264,12 @@ export class SandboxLedger {
       created_at: this.unixNow(),
       ...outcome,
     };
-    this.payments.set(payment.id, payment);
-    const ids = this.paymentIdsByOrder.get(order.id) ?? [];
-    ids.push(payment.id);
-    this.paymentIdsByOrder.set(order.id, ids);
+    await tx.query('INSERT INTO razorpay_sandbox.payments (id, order_id, entity) VALUES ($1, $2, $3)', [
+      payment.id,
+      order.id,
+      JSON.stringify(payment),
+    ]);
     return payment;
-  }
-
-  private evictOldest() {
-    while (this.orders.size > MAX_ORDERS) {
-      const oldest = this.orders.keys().next().value as string;
-      this.orders.delete(oldest);
-      for (const id of this.paymentIdsByOrder.get(oldest) ?? []) this.payments.delete(id);
-      this.paymentIdsByOrder.delete(oldest);
-    }
   }
 
   private unixNow(): number {
@@ -257,4 +277,21 @@ export class SandboxLedger {
   }
 }
 
-const clone = <T>(value: T): T => structuredClone(value);
+function toOrder(row: OrderRow): SandboxOrder {
+  const amount = Number(row.amount);
+  const amountPaid = Number(row.amount_paid);
+  return {
+    id: row.id,
+    entity: 'order',
+    amount,
+    amount_paid: amountPaid,
+    amount_due: amount - amountPaid,
+    currency: row.currency,
+    receipt: row.receipt,
+    offer_id: null,
+    status: row.status,
+    attempts: row.attempts,
+    notes: row.notes,
+    created_at: Number(row.created_at),
+  };
+}

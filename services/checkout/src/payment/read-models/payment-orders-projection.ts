@@ -53,16 +53,30 @@ export const paymentOrdersProjection: EventConsumer = {
   },
 };
 
-/** Open orders past their hold (plus a grace period), oldest first. */
+/**
+ * Open orders past their hold (plus a grace period) that are due for the expiry sweep, oldest due first.
+ * An order the sweep failed on (checkout.expiry_sweep_failures) is due again only at its next attempt time
+ * and queues by that time, so orders that keep failing never fill the batch ahead of newer ones.
+ */
 export async function overdueOpenOrders(
-  db: { query: (sql: string, params: unknown[]) => Promise<{ rows: Array<{ razorpay_order_id: string }> }> },
+  db: {
+    query: (
+      sql: string,
+      params: unknown[],
+    ) => Promise<{ rows: Array<{ razorpay_order_id: string; failed_attempts: number }> }>;
+  },
   now: Date,
   graceMs: number,
   limit = 200,
-): Promise<string[]> {
+): Promise<Array<{ razorpayOrderId: string; failedAttempts: number }>> {
   const { rows } = await db.query(
-    `SELECT razorpay_order_id FROM checkout.payment_orders WHERE status = 'created' AND expires_at < $1 ORDER BY expires_at LIMIT $2`,
-    [new Date(now.getTime() - graceMs).toISOString(), limit],
+    `SELECT p.razorpay_order_id, coalesce(f.attempts, 0) AS failed_attempts
+       FROM checkout.payment_orders p
+       LEFT JOIN checkout.expiry_sweep_failures f ON f.razorpay_order_id = p.razorpay_order_id
+      WHERE p.status = 'created' AND p.expires_at < $1 AND (f.next_attempt_at IS NULL OR f.next_attempt_at <= $2)
+      ORDER BY coalesce(f.next_attempt_at, p.expires_at), p.razorpay_order_id
+      LIMIT $3`,
+    [new Date(now.getTime() - graceMs).toISOString(), now.toISOString(), limit],
   );
-  return rows.map((r) => r.razorpay_order_id);
+  return rows.map((r) => ({ razorpayOrderId: r.razorpay_order_id, failedAttempts: r.failed_attempts }));
 }
