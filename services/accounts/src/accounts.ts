@@ -64,10 +64,13 @@ export class Accounts {
     });
   }
 
-  /** Updates name, e-mail, phone, date of birth and gender; moves the e-mail claim when it changes. */
+  /**
+   * Updates name, e-mail, phone, date of birth and gender; moves the e-mail claim when it changes. Phone,
+   * dob and gender left out (undefined) keep their current value; '' or null clears them.
+   */
   async updateProfile(
     userId: string,
-    input: { name: string; email: string; phone: string; dob: string | null; gender: Gender | null },
+    input: { name: string; email: string; phone?: string; dob?: string | null; gender?: Gender | null },
   ): Promise<number> {
     return retryOnConflict(async () => {
       const appended: RecordedEvent[] = [];
@@ -88,10 +91,19 @@ export class Accounts {
               ...(await this.store.append(emailStreamId(state.email), old.version, release, { tx })).events,
             );
         }
+        // Decided on the stream's own state, so an omitted field keeps the value it has at this version.
+        const current = state.status === 'registered' ? state : undefined;
         const events = decideUser(
           {
             type: 'UpdateProfile',
-            data: { ...input, name: input.name.trim(), email, phone: input.phone.trim(), now: this.clock() },
+            data: {
+              name: input.name.trim(),
+              email,
+              phone: (input.phone ?? current?.phone ?? '').trim(),
+              dob: input.dob !== undefined ? input.dob : (current?.dob ?? null),
+              gender: input.gender !== undefined ? input.gender : (current?.gender ?? null),
+              now: this.clock(),
+            },
           },
           state,
         );

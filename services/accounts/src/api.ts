@@ -32,18 +32,20 @@ const LoginBody = z.object({
   email: required('Email'),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required'),
 });
+// Phone, dob and gender left out keep their value; '' or null clears them.
+const blankToNull = <T>(v: T | '' | null | undefined) => (v === undefined ? undefined : v ? v : null);
 const ProfileBody = z.object({
   name: required('Name').max(100),
   email,
-  phone: z.string().trim().max(20).optional().default(''),
+  phone: z.string().trim().max(20).optional(),
   dob: z
     .union([z.iso.date('Date of birth must be YYYY-MM-DD'), z.literal(''), z.null()])
     .optional()
-    .transform((v) => (v ? v : null)),
+    .transform(blankToNull),
   gender: z
     .union([z.enum(GENDERS, 'Gender must be Male, Female or Other'), z.literal(''), z.null()])
     .optional()
-    .transform((v) => (v ? v : null)),
+    .transform(blankToNull),
 });
 
 /** Routes of the accounts service: /api/auth/... */
