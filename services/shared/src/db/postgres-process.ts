@@ -74,6 +74,37 @@ export function isPostgresOn(pid: number, dataDir: string): boolean {
   }
 }
 
+/** The parent pid of a process (Linux: /proc; else ps), or undefined. */
+export function parentPidOf(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so count from the last ')'
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return Number.isInteger(ppid) ? ppid : undefined;
+  } catch {
+    try {
+      const ppid = Number(execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)], { encoding: 'utf8' }).trim());
+      return Number.isInteger(ppid) && ppid > 0 ? ppid : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function isNodeProcess(pid: number): boolean {
+  let argv0: string;
+  try {
+    argv0 = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] ?? '';
+  } catch {
+    try {
+      argv0 = execFileSync('ps', ['-o', 'comm=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+    } catch {
+      return false;
+    }
+  }
+  return /^node(js)?(\d+)?(\.exe)?$/.test(path.basename(argv0)) || path.resolve(argv0) === process.execPath;
+}
+
 async function waitForExit(pid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (isProcessAlive(pid)) {
@@ -103,6 +134,14 @@ export async function clearPreviousServer(
     opts.log?.(`removed a stale postmaster.pid (pid ${pid ?? '?'} is not a running server on ${dataDir})`);
     return 'stale';
   }
+  // Left behind, its parent died and it was handed to init (or a subreaper). A live Node parent means another
+  // shop (or test run) on the same data directory is using it: never pull it from under that one.
+  const parent = parentPidOf(pid);
+  if (parent !== undefined && parent > 1 && isProcessAlive(parent) && isNodeProcess(parent))
+    throw new Error(
+      `The PostgreSQL server on ${dataDir} (pid ${pid}) belongs to a running process (pid ${parent}): is another ` +
+        `shop running on the same DATA_DIR? Stop it first.`,
+    );
   opts.log?.(`a PostgreSQL server (pid ${pid}) is still running on ${dataDir}: stopping it (fast shutdown)`);
   process.kill(pid, 'SIGINT');
   if (!(await waitForExit(pid, opts.fastMs ?? 30_000))) {
