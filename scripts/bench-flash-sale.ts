@@ -22,9 +22,14 @@ const concurrency = 64;
 
 const json = { 'content-type': 'application/json' };
 let seq = 0;
-const orderBody = (productId: string) => {
+/**
+ * One buyer's create-order: each buyer shops from an address of their own (X-Forwarded-For, which the shop
+ * trusts from loopback), as a sale's shoppers do; guests are rate-limited and capped per address.
+ */
+const orderRequest = (productId: string) => {
   const n = seq++;
-  return JSON.stringify({
+  const headers = { ...json, 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` };
+  const body = JSON.stringify({
     amount: 1,
     currency: 'INR',
     receipt: `bench_${n}`,
@@ -38,6 +43,7 @@ const orderBody = (productId: string) => {
       couponCode: null,
     },
   });
+  return { method: 'POST', headers, body };
 };
 
 async function createProduct(base: string, token: string, name: string, quantity: number): Promise<string> {
@@ -94,11 +100,8 @@ try {
     Array.from({ length: buyers }, async () => {
       const start = performance.now();
       try {
-        const r = await fetch(`${shop.base}/api/payment/create-order`, {
-          method: 'POST',
-          headers: json,
-          body: orderBody(hot),
-        });
+        const request = orderRequest(hot);
+        const r = await fetch(`${shop.base}/api/payment/create-order`, request);
         createMs.push(performance.now() - start);
         if (r.status === 409) {
           refused += 1;
@@ -110,7 +113,7 @@ try {
         const paid = await sandboxPay(`${shop.base}/razorpay-sandbox`, order.id);
         const v = await fetch(`${shop.base}/api/payment/verify`, {
           method: 'POST',
-          headers: json,
+          headers: request.headers,
           body: JSON.stringify(paid),
         });
         if (!v.ok) throw new Error(`verify ${v.status} ${await v.text()}`);
@@ -154,11 +157,7 @@ try {
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < until) {
         const s = performance.now();
-        const r = await fetch(`${shop.base}/api/payment/create-order`, {
-          method: 'POST',
-          headers: json,
-          body: orderBody(ample),
-        });
+        const r = await fetch(`${shop.base}/api/payment/create-order`, orderRequest(ample));
         await r.arrayBuffer();
         sustainedMs.push(performance.now() - s);
         if (r.status === 201) sustainedOk += 1;

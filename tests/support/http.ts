@@ -3,9 +3,9 @@ export function httpClient(base: string) {
   return async function api<T = unknown>(
     method: string,
     path: string,
-    opts: { token?: string; body?: unknown; form?: FormData } = {},
+    opts: { token?: string; body?: unknown; form?: FormData; headers?: Record<string, string> } = {},
   ): Promise<{ status: number; body: T }> {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     let body: RequestInit['body'];
     if (opts.form) body = opts.form;

@@ -10,6 +10,7 @@ import type { PaymentProvider } from './payment-provider/provider.ts';
 import { paymentRouter } from './payment/api.ts';
 import { sweepExpiredOrders } from './payment/expiry-sweep.ts';
 import { paymentOrdersProjection } from './payment/read-models/payment-orders-projection.ts';
+import { LiveCheckouts } from './payment/live-checkouts.ts';
 import { Payments, RECONCILE_JOB } from './payment/payments.ts';
 import { paymentSettings, type PaymentSettings } from './payment/provider-settings.ts';
 import { settlementConsumer } from './payment/settlement-consumer.ts';
@@ -49,6 +50,7 @@ export function createCheckoutService(
   const provider =
     opts.provider ??
     createRazorpayProvider({ keyId: settings.keyId, keySecret: settings.keySecret, apiUrl: settings.apiUrl });
+  const liveCheckouts = new LiveCheckouts(ctx.pool, ctx.config.MAX_LIVE_CHECKOUTS_PER_BUYER);
   const payments = new Payments({
     store,
     inventory: opts.inventory,
@@ -59,6 +61,7 @@ export function createCheckoutService(
     clock: ctx.clock,
     reservationTtlMs: ctx.config.RESERVATION_TTL_SECONDS * 1000,
     logger: ctx.logger,
+    liveCheckouts,
   });
 
   const router = Router();
@@ -69,6 +72,7 @@ export function createCheckoutService(
       pool: ctx.pool,
       webhookSecret: settings.webhookSecret,
       logger: ctx.logger,
+      maxUnitsPerProduct: ctx.config.MAX_UNITS_PER_PRODUCT,
       waitForOrder: (razorpayOrderId, version) =>
         opts.waitForOrder({
           razorpayOrderId,
@@ -95,6 +99,7 @@ export function createCheckoutService(
       settlementConsumer({
         inventory: opts.inventory,
         coupons: coupons.coupons,
+        liveCheckouts,
         loadOrder: async (orderId) => {
           const { state } = await payments.load(orderId);
           return 'order' in state ? state.order : null;

@@ -74,12 +74,17 @@ export class Coupons {
   /**
    * Holds one use of a coupon for a checkout, if the coupon applies to the order now and its usage limit
    * is not reached (held and committed uses count). Idempotent per reservationId: a repeat answers the first
-   * result. Throws ValidationError with the shopper-facing reason when the coupon cannot be used.
+   * result. Throws ValidationError with the shopper-facing reason when the coupon cannot be used, and
+   * ConflictError when one of `buyers` already holds a live use of it (one unpaid checkout per buyer).
    */
   async reserveUse(input: {
     code: string;
     reservationId: string;
     orderTotalPaise: number;
+    /** The buyer's keys (account, or guest address and e-mail); none = no one-hold-per-buyer rule. */
+    buyers?: readonly string[];
+    /** When the checkout's hold lapses if unpaid. */
+    heldUntil?: string | null;
   }): Promise<{ code: string; discountPaise: number }> {
     const code = normaliseCode(input.code);
     if (!code) throw new ValidationError('Please enter a coupon code');
@@ -89,7 +94,13 @@ export class Coupons {
       decideCoupon(
         {
           type: 'ReserveCouponUse',
-          data: { reservationId: input.reservationId, orderTotalPaise: input.orderTotalPaise, now: this.clock() },
+          data: {
+            reservationId: input.reservationId,
+            orderTotalPaise: input.orderTotalPaise,
+            now: this.clock(),
+            buyers: input.buyers ?? [],
+            heldUntil: input.heldUntil ?? null,
+          },
         },
         s,
       ),

@@ -9,6 +9,7 @@ import type pg from 'pg';
 import { verifyWebhookSignature } from '../payment-provider/signatures.ts';
 import { PaymentAfterExpiryError } from './decider.ts';
 import type { CheckoutRequest, Payments } from './payments.ts';
+import { checkUnitsPerProduct } from './purchase-limits.ts';
 
 const REQUIRED = 'Please fill all required fields';
 const text = (max: number) => z.string().trim().max(max);
@@ -24,11 +25,8 @@ const OrderData = z.object({
     .array(
       z.object({
         productId: z.union([z.string().trim().min(1).max(64), z.number().transform(String)]),
-        quantity: z
-          .number()
-          .int('Quantity must be a whole number')
-          .min(1, 'Quantity must be at least 1')
-          .max(100, 'At most 100 of one item'),
+        // at most MAX_UNITS_PER_PRODUCT of one product per order (checkUnitsPerProduct)
+        quantity: z.number().int('Quantity must be a whole number').min(1, 'Quantity must be at least 1'),
         size: text(20)
           .nullable()
           .optional()
@@ -68,16 +66,17 @@ export function paymentRouter(deps: {
   pool: pg.Pool;
   webhookSecret: string | null;
   logger: Logger;
+  /** Most units of one product per order, all sizes together (MAX_UNITS_PER_PRODUCT). */
+  maxUnitsPerProduct: number;
   /** Read-your-writes: the order number once the buyer's orders list shows the order (null on timeout). */
   waitForOrder: (razorpayOrderId: string, paymentVersion: number) => Promise<string | null>;
 }): Router {
   const r = Router();
   const { payments } = deps;
-  // Per buyer (account, or address and e-mail for guests): a sale's crowd behind one NAT is not one buyer.
-  const buyer = (req: Request) => {
-    const body = req.body as { orderData?: { customerEmail?: unknown }; razorpay_order_id?: unknown } | undefined;
-    return req.user?.id ?? `${req.ip}|${String(body?.orderData?.customerEmail ?? body?.razorpay_order_id ?? '')}`;
-  };
+  // Per buyer, keyed on what the caller cannot choose: the account, else the client address (never a body
+  // field such as the e-mail). A sale's crowd behind one NAT shares a guest budget; signed in, each has its own.
+  // Per process (in memory): with several checkout processes a buyer gets this budget in each.
+  const buyer = (req: Request) => (req.user ? `user:${req.user.id}` : `ip:${req.ip ?? 'unknown'}`);
   const limit = rateLimit({
     windowMs: 60_000,
     max: 30,
@@ -91,6 +90,7 @@ export function paymentRouter(deps: {
     if (!data.customerName || !data.customerEmail || !data.customerPhone || !data.address || !data.pincode)
       throw new ValidationError(REQUIRED);
     if (!z.email().safeParse(data.customerEmail).success) throw new ValidationError('Please enter a valid email');
+    checkUnitsPerProduct(data.items, deps.maxUnitsPerProduct);
     return {
       lines: data.items.map((i) => ({ productId: i.productId, size: i.size, color: i.color, quantity: i.quantity })),
       customer: {
@@ -103,6 +103,7 @@ export function paymentRouter(deps: {
       pincode: data.pincode,
       couponCode: data.couponCode,
       receipt,
+      clientAddress: req.ip ?? 'unknown',
     };
   };
 

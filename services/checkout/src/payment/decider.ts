@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '@shop/shared/errors/errors';
+import { ConflictError, ForbiddenError, NotFoundError } from '@shop/shared/errors/errors';
 import type {
   PaymentEvent,
   PaymentOrderCreated,
@@ -53,6 +53,16 @@ export class PaymentAfterExpiryError extends ConflictError {
   }
 }
 
+/**
+ * Whether a cart from `userId` (null = a guest) may be attached to an order opened without one. An order
+ * opened by an account belongs to that account. A guest-opened order goes to whoever holds its signed
+ * payment (the provider hands that only to the paying browser): its address may change mid-payment (a phone
+ * leaving Wi-Fi for the UPI app), so it is no proof of anything.
+ */
+export function mayPriceOpenedOrder(opened: PaymentOrderOpened['data'], userId: string | null): boolean {
+  return opened.userId === null || opened.userId === userId;
+}
+
 export function decidePayment(command: PaymentCommand, state: PaymentOrderState): PaymentEvent[] {
   switch (command.type) {
     case 'OpenPaymentOrder':
@@ -62,6 +72,8 @@ export function decidePayment(command: PaymentCommand, state: PaymentOrderState)
       // An opened order gets its cart (priced by the server) when its payment is verified.
       const pricingOpened = state.status === 'open' && state.opened.razorpayOrderId === command.data.razorpayOrderId;
       if (state.status !== 'none' && !pricingOpened) throw new ConflictError('Payment order already exists');
+      if (pricingOpened && !mayPriceOpenedOrder(state.opened, command.data.customer.userId))
+        throw new ForbiddenError('Payment verification failed');
       return [{ type: 'PaymentOrderCreated', data: command.data }];
     }
     case 'VerifyPayment': {

@@ -116,4 +116,36 @@ describe('payment order decider', () => {
     expect(lapsed).toMatchObject([{ type: 'PaymentOrderExpired', data: { reservationId: '' } }]);
     expect(() => decidePayment(verify(), given([opened, ...lapsed]))).toThrow(PaymentAfterExpiryError);
   });
+
+  it("issue 15 defect 8: an account's opened order takes a cart only from that account, not whoever verifies first", () => {
+    const openedBy = (userId: string | null): PaymentEvent => ({
+      type: 'PaymentOrderOpened',
+      data: {
+        razorpayOrderId: 'order_1',
+        amountPaise: 99800,
+        receipt: 'r',
+        currency: 'INR',
+        userId,
+        createdAt: now.toISOString(),
+        expiresAt: now.toISOString(),
+      },
+    });
+    const cartFrom = (userId: string | null) => ({
+      type: 'CreatePaymentOrder' as const,
+      data: { ...created.data, customer: { ...created.data.customer, userId } },
+    });
+    for (const stranger of ['u2', null]) {
+      let thrown: unknown;
+      try {
+        decidePayment(cartFrom(stranger), given([openedBy('u1')]));
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown).toMatchObject({ kind: 'forbidden', message: 'Payment verification failed' });
+    }
+    expect(decidePayment(cartFrom('u1'), given([openedBy('u1')]))).toHaveLength(1);
+    // a guest-opened order: the signed payment is the proof, whoever brings it
+    expect(decidePayment(cartFrom('u2'), given([openedBy(null)]))).toHaveLength(1);
+    expect(decidePayment(cartFrom(null), given([openedBy(null)]))).toHaveLength(1);
+  });
 });

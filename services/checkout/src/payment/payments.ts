@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { InventoryPort, ReserveLine, ReservedLine } from '@shop/shared/contracts/inventory';
 import {
   paymentStreamId,
@@ -6,7 +6,7 @@ import {
   type PaymentEvent,
   type PaymentOrderCreated,
 } from '@shop/shared/contracts/payment-events';
-import { RefusedError, ValidationError } from '@shop/shared/errors/errors';
+import { ForbiddenError, RefusedError, ValidationError } from '@shop/shared/errors/errors';
 import { retryOnConflict } from '@shop/shared/eventstore/command';
 import { StreamVersionConflictError, type PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import type { Logger } from '@shop/shared/observability/logger';
@@ -16,10 +16,12 @@ import {
   decidePayment,
   evolvePayment,
   initialPaymentState,
+  mayPriceOpenedOrder,
   orderTotalPaise,
   type PaymentCommand,
   type PaymentOrderState,
 } from './decider.ts';
+import type { LiveCheckouts } from './live-checkouts.ts';
 
 /** Coupon uses held with an order (the coupons slice). */
 export interface CouponUses {
@@ -27,6 +29,10 @@ export interface CouponUses {
     code: string;
     reservationId: string;
     orderTotalPaise: number;
+    /** The buyer's keys: a buyer may hold one live (unpaid, unexpired) use of a coupon at a time. */
+    buyers: readonly string[];
+    /** When the checkout's hold lapses if unpaid. */
+    heldUntil: string;
   }): Promise<{ code: string; discountPaise: number }>;
   releaseUse(code: string, reservationId: string): Promise<void>;
   commitUse(code: string, reservationId: string): Promise<void>;
@@ -44,6 +50,8 @@ export interface CheckoutRequest {
   pincode: string;
   couponCode: string | null;
   receipt: string;
+  /** The client's address (req.ip): who a guest is, for the caps on live checkouts and coupon holds. */
+  clientAddress: string;
 }
 
 export const RECONCILE_JOB = 'checkout.reconcile';
@@ -70,6 +78,8 @@ export class Payments {
       clock: () => Date;
       reservationTtlMs: number;
       logger: Logger;
+      /** Caps the unpaid checkouts one buyer holds stock with (MAX_LIVE_CHECKOUTS_PER_BUYER). */
+      liveCheckouts: LiveCheckouts;
     },
   ) {}
 
@@ -77,9 +87,31 @@ export class Payments {
     return this.deps.provider.keyId;
   }
 
-  /** Reserves and prices the order, then creates the provider order. All holds are undone on failure. */
+  /**
+   * Takes one of the buyer's live-checkout places (429 when they have too many unpaid checkouts open), then
+   * reserves and prices the order and creates the provider order. Everything is undone on failure.
+   */
   async createOrder(req: CheckoutRequest) {
-    const held = await this.holdAndPrice(req);
+    const reservationId = randomUUID();
+    const now = this.deps.clock();
+    // The place normally goes when the order is paid or expires; this is a backstop for a crash in between.
+    const backstop = new Date(now.getTime() + 2 * this.deps.reservationTtlMs + 60_000);
+    await this.deps.liveCheckouts.take(this.buyerOf(req).key, reservationId, now, backstop);
+    try {
+      return await this.holdAndCreate(req, reservationId);
+    } catch (err) {
+      await this.deps.liveCheckouts
+        .release(reservationId)
+        .catch((e: unknown) =>
+          this.deps.logger.error({ err: e, reservationId }, 'could not give back a checkout place'),
+        );
+      throw err;
+    }
+  }
+
+  /** Reserves and prices the order, then creates the provider order. All holds are undone on failure. */
+  private async holdAndCreate(req: CheckoutRequest, reservationId: string) {
+    const held = await this.holdAndPrice(req, reservationId);
     try {
       const providerOrder = await this.deps.provider.createOrder({
         amountPaise: held.totalPaise,
@@ -178,6 +210,14 @@ export class Payments {
     if (!genuine) throw new ValidationError('Payment verification failed');
     if (state.status !== 'open') return this.recordPaid(input.orderId, input.paymentId, 'checkout');
     if (!cart) throw new ValidationError('orderData is required to place this order');
+    // An order opened by an account is that account's: no one else attaches a cart (and a customer) to it.
+    if (!mayPriceOpenedOrder(state.opened, cart.customer.userId)) {
+      this.deps.logger.warn(
+        { orderId: input.orderId, openedBy: state.opened.userId, attemptedBy: cart.customer.userId ?? 'guest' },
+        'refused a cart for an opened order from someone other than its opener',
+      );
+      throw new ForbiddenError('Payment verification failed');
+    }
     return this.priceAtVerify(input.orderId, input.paymentId, cart, state.opened.amountPaise);
   }
 
@@ -305,14 +345,32 @@ export class Payments {
     );
   }
 
+  /**
+   * Who is buying, as keys the caller cannot choose: the account, else the client address. A guest's
+   * e-mail (chosen by the caller) is an extra key for the one-coupon-hold rule only. Guest values are kept
+   * as keyed hashes, so the event log holds no addresses.
+   */
+  private buyerOf(req: CheckoutRequest): { key: string; couponKeys: string[] } {
+    if (req.customer.userId) {
+      const key = `user:${req.customer.userId}`;
+      return { key, couponKeys: [key] };
+    }
+    const tag = (value: string) =>
+      createHmac('sha256', this.deps.keySecret).update(`buyer|${value}`).digest('base64url').slice(0, 22);
+    const key = `ip:${tag(req.clientAddress)}`;
+    return { key, couponKeys: [key, `email:${tag(req.customer.email.trim().toLowerCase())}`] };
+  }
+
   private expiry(now: Date): string {
     return new Date(now.getTime() + this.deps.reservationTtlMs).toISOString();
   }
 
   /** Holds stock and the coupon use and prices the order from the server's data; undoes the holds on failure. */
-  private async holdAndPrice(req: CheckoutRequest): Promise<HeldOrder & { reservationId: string }> {
+  private async holdAndPrice(
+    req: CheckoutRequest,
+    reservationId: string = randomUUID(),
+  ): Promise<HeldOrder & { reservationId: string }> {
     const { inventory, coupons, delivery } = this.deps;
-    const reservationId = randomUUID();
     const held = await inventory.reserve(reservationId, req.lines);
     if (!held.ok) throw new RefusedError(held.title, held.message);
     let couponCode: string | null = null;
@@ -330,7 +388,13 @@ export class Payments {
       const subtotalPaise = lines.reduce((sum, l) => sum + l.lineTotalPaise, 0);
       let discountPaise = 0;
       if (req.couponCode) {
-        const use = await coupons.reserveUse({ code: req.couponCode, reservationId, orderTotalPaise: subtotalPaise });
+        const use = await coupons.reserveUse({
+          code: req.couponCode,
+          reservationId,
+          orderTotalPaise: subtotalPaise,
+          buyers: this.buyerOf(req).couponKeys,
+          heldUntil: this.expiry(this.deps.clock()),
+        });
         couponCode = use.code;
         discountPaise = use.discountPaise;
       }

@@ -55,6 +55,20 @@ const schema = z.object({
     .max(86_400)
     .default(900)
     .describe('How long checkout holds stock and coupon uses for an unpaid order'),
+  MAX_UNITS_PER_PRODUCT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(10)
+    .describe('Most units of one product one order may hold, all its sizes together (keeps a sale fair)'),
+  MAX_LIVE_CHECKOUTS_PER_BUYER: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(3)
+    .describe('Most unpaid checkouts holding stock at once per buyer (account; guests per client address)'),
   DATA_DIR: z.string().default(path.resolve(process.cwd(), 'data')).describe('Embedded Postgres data, uploads'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SERVICE_URLS: z

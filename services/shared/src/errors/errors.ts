@@ -1,5 +1,6 @@
 /** An error that carries its kind; the HTTP error middleware maps kind to status in one place. */
-export type ErrorKind = 'validation' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'unavailable';
+export type ErrorKind =
+  'validation' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_many_requests' | 'unavailable';
 
 export class AppError extends Error {
   constructor(
@@ -50,6 +51,12 @@ export class RefusedError extends ConflictError {
     super(message);
   }
 }
+/** The caller has too much in flight or asked too often; retrying at once will not help (429). */
+export class TooManyRequestsError extends AppError {
+  constructor(message: string) {
+    super('too_many_requests', message);
+  }
+}
 export class UnavailableError extends AppError {
   constructor(message: string, details?: unknown) {
     super('unavailable', message, details);
@@ -62,5 +69,6 @@ export const httpStatusOf: Record<ErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  too_many_requests: 429,
   unavailable: 503,
 };

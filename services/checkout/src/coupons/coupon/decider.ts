@@ -4,7 +4,14 @@ import { checkEligibility, termsProblem } from './eligibility.ts';
 import type { CouponCodeEvent, CouponEvent, CouponTerms } from './events.ts';
 
 // ---- coupon-<id> ----
-export type CouponUse = { status: 'reserved' | 'committed' | 'released'; discountPaise: number };
+export type CouponUse = {
+  status: 'reserved' | 'committed' | 'released';
+  discountPaise: number;
+  /** The buyer keys of the checkout that holds it (empty for uses recorded before buyers were). */
+  buyers: readonly string[];
+  /** When the checkout's hold lapses unpaid (null: not recorded). */
+  heldUntil: string | null;
+};
 
 export type CouponState =
   | { status: 'none' }
@@ -22,7 +29,18 @@ export type CouponCommand =
   | { type: 'CreateCoupon'; data: { couponId: string; terms: CouponTerms; now: Date } }
   | { type: 'UpdateCoupon'; data: { terms: CouponTerms; now: Date } }
   | { type: 'DeleteCoupon'; data: { now: Date } }
-  | { type: 'ReserveCouponUse'; data: { reservationId: string; orderTotalPaise: number; now: Date } }
+  | {
+      type: 'ReserveCouponUse';
+      data: {
+        reservationId: string;
+        orderTotalPaise: number;
+        now: Date;
+        /** The buyer's keys (account, or guest address and e-mail); empty = no one-hold-per-buyer rule. */
+        buyers: readonly string[];
+        /** When the checkout's hold lapses if unpaid. */
+        heldUntil: string | null;
+      };
+    }
   | { type: 'ReleaseCouponUse'; data: { reservationId: string; now: Date } }
   | { type: 'CommitCouponUse'; data: { reservationId: string; now: Date } };
 
@@ -43,10 +61,10 @@ export function evolveCoupon(state: CouponState, event: CouponEvent): CouponStat
       return state.status === 'none' ? state : { ...state, status: 'deleted' };
     case 'CouponUseReserved': {
       if (state.status === 'none') return state;
-      const { reservationId, discountPaise } = event.data;
+      const { reservationId, discountPaise, buyers = [], heldUntil = null } = event.data;
       return {
         ...state,
-        uses: { ...state.uses, [reservationId]: { status: 'reserved', discountPaise } },
+        uses: { ...state.uses, [reservationId]: { status: 'reserved', discountPaise, buyers, heldUntil } },
         usesCounted: state.usesCounted + 1,
       };
     }
@@ -71,6 +89,24 @@ const checkTerms = (terms: CouponTerms) => {
   const problem = termsProblem(terms);
   if (problem) throw new ValidationError(problem);
 };
+
+/**
+ * A use this buyer holds now: reserved (neither paid nor released) and its checkout's hold not yet lapsed
+ * (the expiry sweep releases a lapsed one a little later).
+ */
+export function liveUseOf(
+  state: CouponState,
+  buyers: readonly string[],
+  now: Date,
+): { reservationId: string; use: CouponUse } | null {
+  if (state.status === 'none' || buyers.length === 0) return null;
+  for (const [reservationId, use] of Object.entries(state.uses)) {
+    if (use.status !== 'reserved') continue;
+    if (use.heldUntil !== null && Date.parse(use.heldUntil) <= now.getTime()) continue;
+    if (use.buyers.some((b) => buyers.includes(b))) return { reservationId, use };
+  }
+  return null;
+}
 
 const live = (state: CouponState) => {
   if (state.status !== 'live') throw new NotFoundError('Coupon not found');
@@ -102,7 +138,7 @@ export function decideCoupon(command: CouponCommand, state: CouponState): Coupon
       ];
     }
     case 'ReserveCouponUse': {
-      const { reservationId, orderTotalPaise, now } = command.data;
+      const { reservationId, orderTotalPaise, now, buyers, heldUntil } = command.data;
       const earlier = state.status === 'none' ? undefined : state.uses[reservationId];
       // A repeated reservation answers what the first one got, whatever changed since.
       if (earlier?.status === 'reserved' || earlier?.status === 'committed') return [];
@@ -111,6 +147,11 @@ export function decideCoupon(command: CouponCommand, state: CouponState): Coupon
       if (state.status !== 'live') throw new ValidationError('Invalid coupon code');
       const eligibility = checkEligibility(state.terms, { orderTotalPaise, usesCounted: state.usesCounted, now });
       if (!eligibility.ok) throw new ValidationError(eligibility.message);
+      // One live hold per buyer: unpaid checkouts by one buyer must not use up a coupon's limit.
+      if (liveUseOf(state, buyers, now))
+        throw new ConflictError(
+          `You already have an unpaid checkout using coupon ${state.terms.code}; pay for it or wait for it to expire before using the coupon again`,
+        );
       return [
         {
           type: 'CouponUseReserved',
@@ -121,6 +162,8 @@ export function decideCoupon(command: CouponCommand, state: CouponState): Coupon
             orderTotalPaise,
             discountPaise: eligibility.discountPaise,
             reservedAt: now.toISOString(),
+            buyers: [...buyers],
+            heldUntil,
           },
         },
       ];

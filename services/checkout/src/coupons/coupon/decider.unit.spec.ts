@@ -24,9 +24,23 @@ const terms: CouponTerms = {
   isActive: true,
 };
 const created: CouponEvent = { type: 'CouponCreated', data: { couponId: 'c1', ...terms, createdAt: at } };
-const reserved = (reservationId: string, discountPaise = 10_000): CouponEvent => ({
+const reserved = (
+  reservationId: string,
+  discountPaise = 10_000,
+  buyers: string[] = [],
+  heldUntil: string | null = null,
+): CouponEvent => ({
   type: 'CouponUseReserved',
-  data: { couponId: 'c1', code: 'DIWALI10', reservationId, orderTotalPaise: 100_000, discountPaise, reservedAt: at },
+  data: {
+    couponId: 'c1',
+    code: 'DIWALI10',
+    reservationId,
+    orderTotalPaise: 100_000,
+    discountPaise,
+    reservedAt: at,
+    buyers,
+    heldUntil,
+  },
 });
 const released = (reservationId: string): CouponEvent => ({
   type: 'CouponUseReleased',
@@ -38,9 +52,15 @@ const committed = (reservationId: string): CouponEvent => ({
 });
 
 const given = (events: CouponEvent[]) => events.reduce(evolveCoupon, initialCouponState());
-const reserve = (reservationId: string, orderTotalPaise = 100_000, when = now): CouponCommand => ({
+const reserve = (
+  reservationId: string,
+  orderTotalPaise = 100_000,
+  when = now,
+  buyers: string[] = [],
+  heldUntil: string | null = null,
+): CouponCommand => ({
   type: 'ReserveCouponUse',
-  data: { reservationId, orderTotalPaise, now: when },
+  data: { reservationId, orderTotalPaise, now: when, buyers, heldUntil },
 });
 
 describe('coupon decider: admin commands', () => {
@@ -125,6 +145,49 @@ describe('coupon decider: uses', () => {
     );
     expect(() => decideCoupon(reserve('r1'), with_({ validUntil: '2026-11-21' }))).toThrow('This coupon has expired');
     expect(() => decideCoupon(reserve('r1', 49_999), given([created]))).toThrow('Minimum order amount is ₹500');
+  });
+
+  describe('one live hold per buyer (issue 15, defect 4: 5 unpaid guest checkouts used up a limit-5 coupon)', () => {
+    const later = new Date(now.getTime() + 15 * 60_000).toISOString();
+    const guest = ['ip:a1', 'email:e1'];
+    const many = (n: number) => ({ ...terms, usageLimit: n });
+    const created10: CouponEvent = { type: 'CouponCreated', data: { couponId: 'c1', ...many(10), createdAt: at } };
+
+    it('records who holds the use and until when', () => {
+      expect(decideCoupon(reserve('r1', 100_000, now, guest, later), given([created10]))).toEqual([
+        reserved('r1', 10_000, guest, later),
+      ]);
+    });
+
+    it('refuses a second hold by the same buyer (any shared key: account, address or e-mail) with 409', () => {
+      const state = given([created10, reserved('r1', 10_000, guest, later)]);
+      for (const buyers of [guest, ['ip:a1'], ['ip:other', 'email:e1']]) {
+        let thrown: unknown;
+        try {
+          decideCoupon(reserve('r2', 100_000, now, buyers, later), state);
+        } catch (err) {
+          thrown = err;
+        }
+        expect(thrown).toMatchObject({
+          kind: 'conflict',
+          message:
+            'You already have an unpaid checkout using coupon DIWALI10; pay for it or wait for it to expire before using the coupon again',
+        });
+      }
+      // another buyer, or the same buyer repeating the same reservation, is not refused
+      expect(decideCoupon(reserve('r2', 100_000, now, ['ip:a2', 'email:e2'], later), state)).toHaveLength(1);
+      expect(decideCoupon(reserve('r1', 100_000, now, guest, later), state)).toEqual([]);
+    });
+
+    it('lets the buyer hold it again once the first hold is paid, released, or past its hold', () => {
+      const again = (events: CouponEvent[], when = now) =>
+        decideCoupon(reserve('r2', 100_000, when, guest, later), given([created10, ...events]));
+      expect(again([reserved('r1', 10_000, guest, later), committed('r1')])).toHaveLength(1);
+      expect(again([reserved('r1', 10_000, guest, later), released('r1')])).toHaveLength(1);
+      expect(again([reserved('r1', 10_000, guest, at)], new Date(now.getTime() + 1))).toHaveLength(1);
+      // uses recorded before buyers were carry no keys and block no one
+      expect(again([reserved('r1')])).toHaveLength(1);
+    });
   });
 
   it('commits and releases only held uses; anything else is a no-op', () => {

@@ -35,6 +35,13 @@ export type CouponUseReserved = {
     orderTotalPaise: number;
     discountPaise: number;
     reservedAt: string;
+    /**
+     * Who holds it, as keys the caller cannot choose freely (`user:<account id>`, or keyed hashes of a
+     * guest's address and e-mail): one live hold per buyer. Absent on uses held before it was recorded.
+     */
+    buyers?: string[];
+    /** When the checkout's hold lapses if unpaid (the use then no longer counts as the buyer's live hold). */
+    heldUntil?: string | null;
   };
 };
 export type CouponUseReleased = {
