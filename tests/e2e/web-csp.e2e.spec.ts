@@ -1,0 +1,206 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import express from 'express';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { listen } from '../../services/shared/src/runtime/host.ts';
+import {
+  createRazorpayProvider,
+  createRazorpaySandbox,
+  verifyPaymentSignature,
+  type PaymentProvider,
+  type RazorpaySandbox,
+} from '../../services/checkout/src/payment-provider/index.ts';
+import { setWebSecurityHeaders, WEB_DIST } from '../../services/gateway/src/web.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { startTestShop, type TestShop } from '../support/test-shop.ts';
+import { waitUntil } from '../support/wait-until.ts';
+
+/**
+ * Issue 15, defect 8: the web app's Content-Security-Policy in a real browser (Debian's headless Chromium).
+ * A page served with the app's security headers, on the origin that hosts the Razorpay sandbox (as the
+ * gateway does), loads /razorpay-sandbox/v1/checkout.js and pays through its dialog; an inline script on the
+ * same page is blocked. And the built web app renders under its own CSP.
+ */
+
+const CHROMIUM = '/usr/bin/chromium';
+const keyId = 'rzp_test_cspKey01';
+const keySecret = 'csp-key-secret';
+
+interface Report {
+  kind: 'opened' | 'handler' | 'violation' | 'page-error' | 'inline-ran';
+  data: Record<string, unknown>;
+}
+
+const servers: Server[] = [];
+const reports: Report[] = [];
+let db: TestDatabase;
+let sandbox: RazorpaySandbox;
+let provider: PaymentProvider;
+let originUrl: string;
+let browser: ChildProcess | undefined;
+let profileDir: string | undefined;
+
+// Same-origin, external: the CSP allows no inline script, so the page's logic lives in /probe.js.
+const PROBE = `
+const report = (kind, data) => fetch('/report', {
+  method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind, data: data || {} }),
+});
+document.addEventListener('securitypolicyviolation', (e) =>
+  report('violation', { directive: e.effectiveDirective, blocked: e.blockedURI }));
+window.addEventListener('error', (e) => report('page-error', { message: String(e.message) }));
+const q = new URLSearchParams(location.search);
+const enabled = (testId) => new Promise((resolve, reject) => {
+  const find = () => { const el = document.querySelector('[data-testid=' + testId + ']'); return el && !el.disabled ? el : null; };
+  const now = find();
+  if (now) return resolve(now);
+  const observer = new MutationObserver(() => { const el = find(); if (el) { observer.disconnect(); clearTimeout(timer); resolve(el); } });
+  observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+  const timer = setTimeout(() => { observer.disconnect(); reject(new Error('no enabled ' + testId)); }, 10000);
+});
+(async () => {
+  try {
+    const rzp = new Razorpay({
+      key: q.get('key'), order_id: q.get('order'), amount: Number(q.get('amount')), currency: 'INR', name: 'Kapda',
+      handler: (response) => report('handler', { response }),
+    });
+    rzp.open();
+    await report('opened', { dialog: !!document.querySelector('[data-testid=rzp-sandbox]') });
+    (await enabled('rzp-sandbox-pay')).click();
+  } catch (e) {
+    report('page-error', { message: String((e && e.stack) || e) });
+  }
+})();
+`;
+
+const PAGE = `<!doctype html>
+<html><head><meta charset="utf-8"><title>Checkout</title></head><body>
+<script src="/razorpay-sandbox/v1/checkout.js"></script>
+<script src="/probe.js"></script>
+<script>fetch('/report', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"kind":"inline-ran","data":{}}' });</script>
+</body></html>`;
+
+beforeAll(async () => {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM} (Debian package chromium)`);
+  db = await createTestDatabase();
+  sandbox = createRazorpaySandbox({ keyId, keySecret, pool: db.pool, basePath: '/razorpay-sandbox' });
+  const app = express();
+  app.use('/razorpay-sandbox', sandbox.router);
+  app.get('/probe.js', (_req, res) => {
+    setWebSecurityHeaders(res);
+    res.type('application/javascript').send(PROBE);
+  });
+  app.get('/checkout', (_req, res) => {
+    setWebSecurityHeaders(res);
+    res.type('html').send(PAGE);
+  });
+  app.post('/report', express.json(), (req, res) => {
+    reports.push(req.body as Report);
+    res.sendStatus(204);
+  });
+  const { server, port } = await listen(app, 0, '127.0.0.1');
+  servers.push(server);
+  originUrl = `http://127.0.0.1:${port}`;
+  provider = createRazorpayProvider({ keyId, keySecret, apiUrl: `${originUrl}/razorpay-sandbox` });
+});
+
+afterEach(async () => {
+  const child = browser;
+  browser = undefined;
+  if (child?.pid && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    process.kill(-child.pid, 'SIGKILL');
+    await exited;
+  }
+  if (profileDir) fs.rmSync(profileDir, { recursive: true, force: true });
+  profileDir = undefined;
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  for (const s of servers) {
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
+  await db?.drop();
+});
+
+const chromiumArgs = () => {
+  profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csp-chromium-'));
+  return [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--no-first-run',
+    '--no-default-browser-check',
+    `--user-data-dir=${profileDir}`,
+  ];
+};
+
+describe('web app Content-Security-Policy in Chromium (issue 15, defect 8)', () => {
+  it("a page under the app's CSP loads the same-origin sandbox checkout.js and pays; an inline script is blocked", async () => {
+    const order = await provider.createOrder({ amountPaise: 99_900, currency: 'INR', receipt: 'csp_pay' });
+    const url = `${originUrl}/checkout?${new URLSearchParams({ key: keyId, order: order.id, amount: '99900' })}`;
+    // Its own process group, so closing it ends its renderer and helper processes too.
+    browser = spawn(CHROMIUM, [...chromiumArgs(), url], { detached: true, stdio: 'ignore' });
+    await waitUntil(
+      () => {
+        const errors = reports.filter((r) => r.kind === 'page-error');
+        if (errors.length) throw new Error(`page error: ${JSON.stringify(errors)}`);
+        return reports.some((r) => r.kind === 'handler') && reports.some((r) => r.kind === 'violation');
+      },
+      'the payment handler and the inline script refusal',
+      30_000,
+    );
+    expect(reports.find((r) => r.kind === 'opened')?.data.dialog).toBe(true);
+    const response = reports.find((r) => r.kind === 'handler')!.data.response as Record<string, string>;
+    expect(
+      verifyPaymentSignature({
+        orderId: order.id,
+        paymentId: response.razorpay_payment_id!,
+        signature: response.razorpay_signature!,
+        secret: keySecret,
+      }),
+    ).toBe(true);
+    // The only thing the CSP refused is the inline script; the sandbox script and its calls went through.
+    const violations = reports.filter((r) => r.kind === 'violation').map((r) => r.data);
+    expect(violations).toEqual([{ directive: 'script-src-elem', blocked: 'inline' }]);
+    expect(reports.some((r) => r.kind === 'inline-ran')).toBe(false);
+  });
+
+  describe('the built web app', () => {
+    let shop: TestShop;
+    beforeAll(async () => {
+      if (!fs.existsSync(path.join(WEB_DIST, 'index.html')))
+        throw new Error('This test needs the built web app: npm run build:web');
+      shop = await startTestShop({ seed: true });
+    });
+    afterAll(() => shop?.stop());
+
+    it('renders under its own CSP (the served HTML carries it, X-Frame-Options DENY and nosniff)', async () => {
+      const head = await fetch(`${shop.url}/`);
+      expect(head.headers.get('content-security-policy')).toMatch(
+        /script-src 'self' https:\/\/checkout\.razorpay\.com/,
+      );
+      expect(head.headers.get('x-frame-options')).toBe('DENY');
+      expect(head.headers.get('x-content-type-options')).toBe('nosniff');
+      const dom = await new Promise<string>((resolve, reject) => {
+        execFile(
+          CHROMIUM,
+          [...chromiumArgs(), '--dump-dom', '--virtual-time-budget=15000', `${shop.url}/`],
+          { timeout: 60_000, maxBuffer: 20 * 1024 * 1024 },
+          (err, stdout) => (err ? reject(err) : resolve(stdout)),
+        );
+      });
+      // React rendered the shell and the seeded catalog: scripts, styles and the API call were allowed.
+      const root = /<div id="root">([\s\S]*)<\/div>/.exec(dom)?.[1] ?? '';
+      expect(root.length).toBeGreaterThan(500);
+      const products = (await (await fetch(`${shop.url}/api/products`)).json()) as Array<{ name: string }>;
+      const escape = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+      expect(products.some((p) => dom.includes(escape(p.name)))).toBe(true);
+    });
+  });
+});
