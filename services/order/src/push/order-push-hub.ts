@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type pg from 'pg';
 import type { AuthUser } from '@shop/shared/auth/tokens';
+import { TooManyRequestsError } from '@shop/shared/errors/errors';
 import type { PubSub } from '@shop/shared/cache/types';
 import type { Logger } from '@shop/shared/observability/logger';
 import { dashboardStats } from '../read-models/orders/dashboard-stats.ts';
@@ -14,6 +15,8 @@ export interface OrderPushOptions {
   retryMs?: number;
   /** A client this far behind (bytes queued) is dropped; EventSource reconnects and refetches (default 1 MiB). */
   maxBufferedBytes?: number;
+  /** Open streams one account may hold in this process; one more is refused with 429 (default 5). */
+  maxStreamsPerUser?: number;
 }
 
 interface Stream {
@@ -35,6 +38,8 @@ export const sseFrame = (event: string, data: unknown) => `event: ${event}\ndata
  */
 export class OrderPushHub {
   private readonly streams = new Set<Stream>();
+  /** Open streams per user id. */
+  private readonly perUser = new Map<string, number>();
   /** Changes announced and not yet delivered, by order number (a later change of one order replaces it). */
   private readonly pending = new Map<string, OrderChange>();
   /** Admin streams that still need their first figures. */
@@ -45,6 +50,7 @@ export class OrderPushHub {
   private readonly heartbeatMs: number;
   private readonly retryMs: number;
   private readonly maxBufferedBytes: number;
+  private readonly maxStreamsPerUser: number;
 
   constructor(
     private readonly deps: { pool: pg.Pool; pubsub: PubSub; logger: Logger },
@@ -53,6 +59,7 @@ export class OrderPushHub {
     this.heartbeatMs = options.heartbeatMs ?? 15_000;
     this.retryMs = options.retryMs ?? 3_000;
     this.maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
+    this.maxStreamsPerUser = options.maxStreamsPerUser ?? 5;
   }
 
   async start(): Promise<void> {
@@ -80,8 +87,18 @@ export class OrderPushHub {
     return this.streams.size;
   }
 
-  /** Turns an authenticated request into a push stream: `ready` first, then changes until the client leaves. */
+  /**
+   * Turns an authenticated request into a push stream: `ready` first, then changes until the client leaves.
+   * One account holds at most `maxStreamsPerUser` streams (a few tabs); one more throws a 429 before any
+   * header is sent, so one user cannot hold hundreds of connections open.
+   */
   open(req: Request, res: Response, user: AuthUser): void {
+    const held = this.perUser.get(user.id) ?? 0;
+    if (held >= this.maxStreamsPerUser)
+      throw new TooManyRequestsError(
+        `Too many open order streams for this account (at most ${this.maxStreamsPerUser}): close another tab or window of the shop and try again`,
+      );
+    this.perUser.set(user.id, held + 1);
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache, no-transform');
@@ -112,6 +129,9 @@ export class OrderPushHub {
     if (!stream.open) return;
     stream.open = false;
     this.streams.delete(stream);
+    const held = (this.perUser.get(stream.userId) ?? 1) - 1;
+    if (held > 0) this.perUser.set(stream.userId, held);
+    else this.perUser.delete(stream.userId);
     this.awaitingStats.delete(stream);
     if (!stream.res.writableEnded) stream.res.end();
     if (this.streams.size === 0) {
