@@ -71,6 +71,13 @@ const schema = z.object({
     .describe('Most unpaid checkouts holding stock at once per buyer (account; guests per client address)'),
   DATA_DIR: z.string().default(path.resolve(process.cwd(), 'data')).describe('Embedded Postgres data, uploads'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(\d+|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/, "a hop count, or 'loopback', 'uniquelocal', addresses, CIDRs")
+    .default('loopback')
+    .describe(
+      "Whose X-Forwarded-For gives the client address (Express 'trust proxy'): rate limits and guest caps key on it",
+    ),
   SERVICE_URLS: z
     .string()
     .optional()

@@ -51,12 +51,24 @@ export function requestContext(opts: { logger: Logger; metrics: Metrics }): Requ
   };
 }
 
+/**
+ * Express 'trust proxy' from TRUST_PROXY: a hop count (`1`: the address the nearest proxy saw, e.g. a service
+ * behind the gateway on another host), or the proxies to believe (`loopback`, `uniquelocal`, addresses, CIDRs).
+ */
+export const trustProxySetting = (value: string): number | string => (/^\d+$/.test(value) ? Number(value) : value);
+
 /** An express app with request ids, JSON logs, latency metrics and a JSON body parser. */
-export function createHttpApp(opts: { logger: Logger; metrics: Metrics; jsonLimit?: string }): Express {
+export function createHttpApp(opts: {
+  logger: Logger;
+  metrics: Metrics;
+  jsonLimit?: string;
+  /** TRUST_PROXY: whose X-Forwarded-For gives req.ip (default: proxies on loopback). */
+  trustProxy?: string;
+}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', trustProxySetting(opts.trustProxy ?? 'loopback'));
   app.use(requestContext(opts));
   app.use(compressResponses());
   // The raw bytes are kept for signature checks (payment webhooks sign the exact body).
