@@ -80,7 +80,11 @@ describe('embedded default (as `npm start` runs it)', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
 
-    const metrics = await (await fetch(`${base}/metrics`)).text();
+    // metrics are for admins (or the METRICS_TOKEN bearer), not the public
+    expect((await fetch(`${base}/metrics`)).status).toBe(401);
+    const metrics = await (
+      await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${admin.body.token}` } })
+    ).text();
     expect(metrics).toContain('events_appended_total');
 
     // restart on the same data folder: nothing lost, nothing seeded twice
