@@ -56,6 +56,25 @@ export interface CheckoutRequest {
 
 export const RECONCILE_JOB = 'checkout.reconcile';
 
+/** The order's lines from its holds: a cart line held from several sizes' stock (one hold id) is one line. */
+export function orderLinesOf(holds: ReservedLine[]) {
+  const byHold = new Map<string, ReservedLine>();
+  for (const h of holds) {
+    const seen = byHold.get(h.holdId);
+    byHold.set(h.holdId, seen ? { ...seen, quantity: seen.quantity + h.quantity } : h);
+  }
+  return [...byHold.values()].map((l) => ({
+    productId: l.productId,
+    name: l.name,
+    image: l.image,
+    size: l.size,
+    color: l.color,
+    quantity: l.quantity,
+    unitPricePaise: l.unitPricePaise,
+    lineTotalPaise: l.unitPricePaise * l.quantity,
+  }));
+}
+
 /** An order priced from the server's own data, with the stock and coupon holds taken for it. */
 type HeldOrder = Omit<
   PaymentOrderCreated['data'],
@@ -375,16 +394,7 @@ export class Payments {
     if (!held.ok) throw new RefusedError(held.title, held.message);
     let couponCode: string | null = null;
     try {
-      const lines = held.lines.map((l) => ({
-        productId: l.productId,
-        name: l.name,
-        image: l.image,
-        size: l.size,
-        color: l.color,
-        quantity: l.quantity,
-        unitPricePaise: l.unitPricePaise,
-        lineTotalPaise: l.unitPricePaise * l.quantity,
-      }));
+      const lines = orderLinesOf(held.lines);
       const subtotalPaise = lines.reduce((sum, l) => sum + l.lineTotalPaise, 0);
       let discountPaise = 0;
       if (req.couponCode) {
