@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { indiaDate } from '@shop/shared/time/india-date';
 import { startTestShop, type TestShop } from '../../../tests/support/test-shop.ts';
 
 interface Me {
@@ -54,5 +55,36 @@ describe('PUT /api/auth/me keeps fields left out (issue 15, defect 8: a missing 
     });
     expect(r.status).toBe(200);
     expect(await me()).toMatchObject({ phone: '', dob: null, gender: null });
+  });
+});
+
+describe('PUT /api/auth/me refuses a date of birth in the future (issue 9, item 7)', () => {
+  const dayAfter = (isoDate: string) =>
+    new Date(Date.parse(`${isoDate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+  it("PUT /api/auth/me with tomorrow's date (India time) as dob answers 400 naming dob and keeps the old dob", async () => {
+    await shop.api('PUT', '/api/auth/me', {
+      token,
+      body: { name: 'Kiran S', email: 'kiran@example.in', dob: '1990-05-17' },
+    });
+    const r = await shop.api<{ message: string; errors: Array<{ path: string }> }>('PUT', '/api/auth/me', {
+      token,
+      body: { name: 'Kiran S', email: 'kiran@example.in', dob: dayAfter(indiaDate(new Date())) },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe('Date of birth (dob) cannot be in the future');
+    expect(r.body.errors).toEqual([{ path: 'dob', message: 'Date of birth (dob) cannot be in the future' }]);
+    expect((await me()).dob).toBe('1990-05-17');
+  });
+
+  it("PUT /api/auth/me with today's date in India as dob is accepted", async () => {
+    const today = indiaDate(new Date());
+    const r = await shop.api<Me>('PUT', '/api/auth/me', {
+      token,
+      body: { name: 'Kiran S', email: 'kiran@example.in', dob: today },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.dob).toBe(today);
+    expect((await me()).dob).toBe(today);
   });
 });

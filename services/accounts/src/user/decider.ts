@@ -1,4 +1,5 @@
-import { ConflictError, NotFoundError } from '@shop/shared/errors/errors';
+import { ConflictError, NotFoundError, ValidationError } from '@shop/shared/errors/errors';
+import { indiaDate } from '@shop/shared/time/india-date';
 import type { EmailEvent, Gender, UserEvent } from './events.ts';
 
 // ---- user-<id> ----
@@ -34,6 +35,8 @@ export type UpdateProfile = {
 export type PromoteToAdmin = { type: 'PromoteToAdmin'; data: { now: Date } };
 export type UserCommand = RegisterUser | UpdateProfile | PromoteToAdmin;
 
+export const FUTURE_DOB_MESSAGE = 'Date of birth (dob) cannot be in the future';
+
 export const initialUserState = (): UserState => ({ status: 'none' });
 
 export function evolveUser(state: UserState, event: UserEvent): UserState {
@@ -68,6 +71,10 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     case 'UpdateProfile': {
       if (state.status !== 'registered') throw new NotFoundError('User not found');
       const { now, ...d } = command.data;
+      // Today in India is a valid birthday (a baby's profile); tomorrow is not. A date kept from before this
+      // rule is not re-checked, so it never blocks other edits.
+      if (d.dob !== null && d.dob !== state.dob && d.dob > indiaDate(now))
+        throw new ValidationError(FUTURE_DOB_MESSAGE, [{ path: 'dob', message: FUTURE_DOB_MESSAGE }]);
       return [{ type: 'UserProfileUpdated', data: { userId: state.userId, ...d, updatedAt: now.toISOString() } }];
     }
     case 'PromoteToAdmin': {

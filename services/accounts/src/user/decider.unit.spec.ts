@@ -57,6 +57,42 @@ describe('user decider', () => {
       isAdmin: false,
     });
   });
+  it('refuses a date of birth after today in India, naming dob; today in India is allowed', () => {
+    // 2026-11-22T20:00Z is already 23 November (01:30) in India.
+    const lateEvening = new Date('2026-11-22T20:00:00Z');
+    const update = (dob: string, at: Date) => ({
+      type: 'UpdateProfile' as const,
+      data: { name: 'Asha', email: 'asha@example.in', phone: '1', dob, gender: null, now: at },
+    });
+    expect(decideUser(update('2026-11-23', lateEvening), given([registered]))).toMatchObject([
+      { type: 'UserProfileUpdated', data: { dob: '2026-11-23' } },
+    ]);
+    expect(() => decideUser(update('2026-11-24', lateEvening), given([registered]))).toThrow(
+      'Date of birth (dob) cannot be in the future',
+    );
+    // At 10:00 UTC it is still 22 November in India: the 23rd is tomorrow there.
+    expect(() => decideUser(update('2026-11-23', now), given([registered]))).toThrow(/dob.*future/);
+    expect(decideUser(update('2026-11-22', now), given([registered]))).toHaveLength(1);
+  });
+  it('does not re-check a future date of birth kept from before the rule when other fields change', () => {
+    const legacy: UserEvent = {
+      type: 'UserProfileUpdated',
+      data: {
+        userId: 'u1',
+        name: 'Asha',
+        email: 'asha@example.in',
+        phone: '1',
+        dob: '2030-01-01',
+        gender: null,
+        updatedAt: now.toISOString(),
+      },
+    };
+    const rename = {
+      type: 'UpdateProfile' as const,
+      data: { name: 'Asha R', email: 'asha@example.in', phone: '1', dob: '2030-01-01', gender: null, now },
+    };
+    expect(decideUser(rename, given([registered, legacy]))).toMatchObject([{ data: { name: 'Asha R' } }]);
+  });
   it('promotes to admin once', () => {
     const cmd = { type: 'PromoteToAdmin' as const, data: { now } };
     const events = decideUser(cmd, given([registered]));
