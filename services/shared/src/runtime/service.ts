@@ -46,8 +46,8 @@ export interface ServiceModule {
 
 /** Path prefixes each service owns: the distributed gateway forwards by these. */
 export const SERVICE_ROUTES: Record<string, string[]> = {
-  accounts: ['/api/auth'],
-  catalog: ['/api/products', '/uploads'],
+  accounts: ['/api/auth', '/api/testimonials'],
+  catalog: ['/api/products', '/uploads', '/api/home'],
   checkout: ['/api/payment', '/api/coupons', '/api/delivery', '/api/addresses'],
   order: ['/api/orders'],
 };

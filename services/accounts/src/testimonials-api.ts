@@ -1,0 +1,100 @@
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import { isServiceSubject, requireAdmin } from '@shop/shared/auth/tokens';
+import { NotFoundError, UnauthorizedError, UnavailableError } from '@shop/shared/errors/errors';
+import { parseInput } from '@shop/shared/http/validation';
+import type { ServiceContext } from '@shop/shared/runtime/service';
+import { RATING_MESSAGE } from './testimonial/decider.ts';
+import { DEFAULT_RATING, TESTIMONIAL_STATUSES, testimonialStreamId } from './testimonial/events.ts';
+import type { Testimonials } from './testimonials.ts';
+import { TESTIMONIALS_PROJECTION } from './read-models/testimonials/testimonials-projection.ts';
+import {
+  asPublicTestimonial,
+  findTestimonial,
+  listAllTestimonials,
+  listApprovedTestimonials,
+} from './read-models/testimonials/testimonials-queries.ts';
+
+export const LOGIN_TO_REVIEW_MESSAGE = 'Please login to submit a review';
+
+// The rules (text required after trimming, whole rating 1-5) are the decider's; this only reads the input:
+// no rating means the seeds' default 5, a form's '4' is 4, and text that is not text is no text.
+const SubmitBody = z.object({
+  rating: z.preprocess(
+    (v) => (v === undefined || v === null || v === '' ? DEFAULT_RATING : typeof v === 'string' ? Number(v) : v),
+    z.number(RATING_MESSAGE),
+  ),
+  text: z.preprocess((v) => (typeof v === 'string' ? v : ''), z.string()),
+});
+const ModerateBody = z.object({
+  status: z.enum(TESTIMONIAL_STATUSES, 'Status must be pending, approved or rejected'),
+});
+const IdParam = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Bad testimonial id') });
+
+const MODERATED_MESSAGE = {
+  approved: 'Testimonial approved',
+  rejected: 'Testimonial rejected',
+  pending: 'Testimonial set back to pending',
+} as const;
+
+/** Routes of testimonials: /api/testimonials/... (shoppers submit, admins moderate, everyone reads approved). */
+export function testimonialsRouter(ctx: ServiceContext, testimonials: Testimonials): Router {
+  const r = Router();
+
+  const waitForTestimonial = async (testimonialId: string, version: number) => {
+    const ok = await ctx.waitForProjection({
+      schema: 'accounts',
+      consumer: TESTIMONIALS_PROJECTION,
+      streamId: testimonialStreamId(testimonialId),
+      version,
+      timeoutMs: 5000,
+    });
+    if (!ok) throw new UnavailableError('Saved, but the testimonials list has not caught up yet; refresh in a moment');
+  };
+  const readBack = async (testimonialId: string, version: number) => {
+    await waitForTestimonial(testimonialId, version);
+    const found = await findTestimonial(ctx.pool, testimonialId);
+    if (!found) throw new NotFoundError('Testimonial not found');
+    return found;
+  };
+  // A shopper's own account: a service token is no one who could write a review.
+  const reviewer = (req: Request) => {
+    if (!req.user || isServiceSubject(req.user.id)) throw new UnauthorizedError(LOGIN_TO_REVIEW_MESSAGE);
+    return req.user;
+  };
+
+  r.get('/api/testimonials', async (_req, res) => {
+    res.json(await listApprovedTestimonials(ctx.pool));
+  });
+
+  r.post('/api/testimonials', async (req, res) => {
+    const user = reviewer(req);
+    const body = parseInput(SubmitBody, req.body ?? {});
+    const { testimonialId, version } = await testimonials.submit({ userId: user.id, ...body });
+    const testimonial = asPublicTestimonial(await readBack(testimonialId, version));
+    res.status(201).json({
+      message: 'Thank you for your review! It will appear once it has been approved.',
+      ...testimonial,
+      testimonial,
+    });
+  });
+
+  r.get('/api/testimonials/admin/all', requireAdmin, async (_req, res) => {
+    res.json(await listAllTestimonials(ctx.pool));
+  });
+
+  r.put('/api/testimonials/admin/:id', requireAdmin, async (req, res) => {
+    const { id } = parseInput(IdParam, req.params);
+    const { status } = parseInput(ModerateBody, req.body ?? {});
+    const version = await testimonials.moderate(id, status, req.user!.id);
+    res.json({ message: MODERATED_MESSAGE[status], ...(await readBack(id, version)) });
+  });
+
+  r.delete('/api/testimonials/admin/:id', requireAdmin, async (req, res) => {
+    const { id } = parseInput(IdParam, req.params);
+    await waitForTestimonial(id, await testimonials.delete(id, req.user!.id));
+    res.json({ message: 'Testimonial deleted', id });
+  });
+
+  return r;
+}

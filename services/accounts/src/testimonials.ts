@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { retryOnConflict } from '@shop/shared/eventstore/command';
+import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
+import {
+  decideTestimonial,
+  evolveTestimonial,
+  initialTestimonialState,
+  type TestimonialCommand,
+  type TestimonialState,
+} from './testimonial/decider.ts';
+import { testimonialStreamId, type TestimonialEvent, type TestimonialStatus } from './testimonial/events.ts';
+
+/** Application service: testimonial commands against the accounts event store. Returns stream versions. */
+export class Testimonials {
+  constructor(
+    private readonly store: PostgresEventStore,
+    private readonly clock: () => Date,
+  ) {}
+
+  async submit(input: {
+    userId: string;
+    rating: number;
+    text: string;
+  }): Promise<{ testimonialId: string; version: number }> {
+    const testimonialId = randomUUID();
+    const version = await this.run(testimonialId, input.userId, {
+      type: 'SubmitTestimonial',
+      data: { testimonialId, ...input, now: this.clock() },
+    });
+    return { testimonialId, version };
+  }
+
+  moderate(testimonialId: string, to: TestimonialStatus, by: string): Promise<number> {
+    return this.run(testimonialId, by, { type: 'ModerateTestimonial', data: { to, by, now: this.clock() } });
+  }
+
+  delete(testimonialId: string, by: string): Promise<number> {
+    return this.run(testimonialId, by, { type: 'DeleteTestimonial', data: { by, now: this.clock() } });
+  }
+
+  private run(testimonialId: string, actor: string, command: TestimonialCommand): Promise<number> {
+    const streamId = testimonialStreamId(testimonialId);
+    return retryOnConflict(async () => {
+      const { state, version } = await this.store.aggregate<TestimonialState, TestimonialEvent>(
+        streamId,
+        evolveTestimonial,
+        initialTestimonialState(),
+      );
+      const events = decideTestimonial(command, state);
+      if (!events.length) return version;
+      const r = await this.store.append(streamId, version, events, { metadata: { actor } });
+      return r.nextExpectedVersion;
+    });
+  }
+}
