@@ -8,7 +8,8 @@ import type { ServiceContext } from '@shop/shared/runtime/service';
 import type { Catalog, Written } from './catalog.ts';
 import { PRODUCTS_PROJECTION } from './read-models/products/products-projection.ts';
 import type { ProductListCache } from './read-models/products/product-list-cache.ts';
-import { findProduct } from './read-models/products/products-queries.ts';
+import { findProduct, listProductsByIds } from './read-models/products/products-queries.ts';
+import { collectionProductIds } from './read-models/collections/collections-queries.ts';
 import { productFormParser, type ImageStore } from './uploads/images.ts';
 
 const FILL_MESSAGE = 'Please fill name, price, and quantity';
@@ -55,7 +56,7 @@ const sizeQuantities = z
     if (out.length > 30) ctx.addIssue({ code: 'custom', message: 'At most 30 sizes' });
     return out;
   });
-const imageRef = z
+export const imageRef = z
   .string()
   .trim()
   .max(2000)
@@ -81,7 +82,16 @@ const UpdateBody = z.object({
   quantity: quantity.optional(),
   ...optionalFields,
 });
-const ListQuery = z.object({ includeDelisted: z.enum(['true', 'false']).optional() });
+const ListQuery = z.object({
+  includeDelisted: z.enum(['true', 'false']).optional(),
+  collection: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^[\w-]{1,64}$/, 'Bad collection id')
+      .optional(),
+  ),
+});
 const IdParam = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Bad product id') });
 const DelistBody = z.object({ isDelisted: z.boolean({ error: 'isDelisted must be true or false' }) });
 
@@ -126,6 +136,14 @@ export function catalogRouter(
     const q = parseInput(ListQuery, req.query);
     // Delisted products are for admins; anyone else asking simply gets the public list.
     const includeDelisted = q.includeDelisted === 'true' && req.user?.isAdmin === true;
+    if (q.collection !== undefined) {
+      // One collection's products, in the order they were added: read from Postgres, never from or into
+      // the list cache, which holds the unfiltered list only.
+      const ids = await collectionProductIds(ctx.pool, q.collection);
+      if (!ids) throw new NotFoundError('Collection not found');
+      res.setHeader('Cache-Control', 'no-cache');
+      return void res.json(await listProductsByIds(ctx.pool, ids, { includeDelisted }));
+    }
     const body = await listCache.get(includeDelisted);
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache');

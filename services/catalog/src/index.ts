@@ -9,6 +9,12 @@ import { ImageStore } from './uploads/images.ts';
 import { Inventory } from './inventory/inventory.ts';
 import { inventoryRouter } from './inventory/inventory-api.ts';
 import { StockWriter } from './inventory/stock-writer.ts';
+import { Collections } from './collections.ts';
+import { collectionsRouter } from './collections-api.ts';
+import { collectionsProjection } from './read-models/collections/collections-projection.ts';
+import { HomeSections } from './home-sections.ts';
+import { homeSectionsRouter } from './home-sections-api.ts';
+import { homeSectionsProjection } from './read-models/home-sections/home-sections-projection.ts';
 
 export { productsProjection, PRODUCTS_PROJECTION } from './read-models/products/products-projection.ts';
 export { Inventory } from './inventory/inventory.ts';
@@ -37,13 +43,16 @@ export function createCatalogService(
   const listCache = new ProductListCache(ctx.pool, ctx.cache, ctx.pubsub);
   const inventory = new Inventory(ctx.pool, new StockWriter(store), ctx.clock);
   const router = catalogRouter(ctx, { catalog, images, listCache, uploadsDir: dir });
+  router.use(collectionsRouter(ctx, { collections: new Collections(store, ctx.clock), images }));
+  // Only /api/home/sections/...: /api/home itself (the carousel) is served by its own router.
+  router.use(homeSectionsRouter(ctx, { sections: new HomeSections(store, ctx.clock) }));
   if (opts.internalRoutes) router.use(inventoryRouter(inventory));
   return {
     name: 'catalog',
     catalog,
     inventory,
     router,
-    consumers: [productsProjection(listCache)],
+    consumers: [productsProjection(listCache), collectionsProjection(), homeSectionsProjection()],
     async start() {
       await listCache.start();
       if (opts.seed !== false) {

@@ -47,7 +47,7 @@ export interface ServiceModule {
 /** Path prefixes each service owns: the distributed gateway forwards by these. */
 export const SERVICE_ROUTES: Record<string, string[]> = {
   accounts: ['/api/auth', '/api/testimonials'],
-  catalog: ['/api/products', '/uploads', '/api/home'],
+  catalog: ['/api/products', '/uploads', '/api/home', '/api/collections'],
   checkout: ['/api/payment', '/api/coupons', '/api/delivery', '/api/addresses'],
   order: ['/api/orders'],
 };

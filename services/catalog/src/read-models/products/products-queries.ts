@@ -71,3 +71,18 @@ export async function findProduct(db: pg.Pool, id: string): Promise<ProductView 
   const { rows } = await db.query<Row>(`${SELECT} WHERE id = $1`, [id]);
   return rows[0] ? toView(rows[0]) : null;
 }
+
+/** The products with these ids, in the order given; delisted ones only when asked; unknown ids left out. */
+export async function listProductsByIds(
+  db: pg.Pool,
+  ids: readonly string[],
+  opts: { includeDelisted: boolean },
+): Promise<ProductView[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<Row>(
+    `${SELECT} WHERE id = ANY ($1::text[]) ${opts.includeDelisted ? '' : 'AND NOT is_delisted'}`,
+    [ids],
+  );
+  const byId = new Map(rows.map((r) => [r.id, toView(r)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}

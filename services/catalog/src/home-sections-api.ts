@@ -1,0 +1,142 @@
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import { requireAdmin } from '@shop/shared/auth/tokens';
+import { NotFoundError, UnavailableError, ValidationError } from '@shop/shared/errors/errors';
+import { parseInput } from '@shop/shared/http/validation';
+import type { ServiceContext } from '@shop/shared/runtime/service';
+import type { Written } from './catalog.ts';
+import { DISPLAY_ORDER_MESSAGE, FILL_SECTION_MESSAGE } from './home-section/decider.ts';
+import { CONTENT_TYPES, TEXT_SIZES, TEXT_STYLES } from './home-section/events.ts';
+import type { HomeSections } from './home-sections.ts';
+import { listCollectionsByIds } from './read-models/collections/collections-queries.ts';
+import { HOME_SECTIONS_PROJECTION } from './read-models/home-sections/home-sections-projection.ts';
+import { findHomeSection, listHomeSections } from './read-models/home-sections/home-sections-queries.ts';
+import { listProductsByIds } from './read-models/products/products-queries.ts';
+
+const IdParam = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Bad section id') });
+const ListQuery = z.object({ all: z.enum(['true', 'false'], "all must be 'true' or 'false'").optional() });
+
+/** A field left empty ('' or null) counts as not sent, so its default (create) or current value (update) holds. */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
+const hexColour = (field: string) =>
+  z
+    .string(`${field} must be a hex colour such as #000000`)
+    .trim()
+    .regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, `${field} must be a hex colour such as #000000`);
+
+const fields = {
+  contentType: optional(z.enum(CONTENT_TYPES, "contentType must be 'products' or 'collections'")),
+  textStyle: optional(z.enum(TEXT_STYLES, `textStyle must be one of: ${TEXT_STYLES.join(', ')}`)),
+  textColor: optional(hexColour('textColor')),
+  backgroundColor: optional(hexColour('backgroundColor')),
+  // 'default' is the shopper-side material's name for the normal size.
+  textSize: optional(
+    z.preprocess((v) => (v === 'default' ? 'normal' : v), z.enum(TEXT_SIZES, 'textSize must be small, normal or big')),
+  ),
+  displayOrder: optional(
+    z.preprocess(
+      (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+      z.number(DISPLAY_ORDER_MESSAGE).int(DISPLAY_ORDER_MESSAGE).min(0, DISPLAY_ORDER_MESSAGE).max(1_000_000),
+    ),
+  ),
+  isActive: optional(z.boolean('isActive must be true or false')),
+};
+// A name and at least one item: missing, empty or blank all get the seed's one message (the decider
+// checks the saved result, so an update cannot empty them either).
+const name = z.string(FILL_SECTION_MESSAGE).trim().max(200, 'Section name must be at most 200 characters');
+const contentIds = z
+  .array(
+    z.string(FILL_SECTION_MESSAGE).regex(/^[\w-]{1,64}$/, 'contentIds must hold product or collection ids'),
+    FILL_SECTION_MESSAGE,
+  )
+  .max(200, 'At most 200 items in a section')
+  .transform((ids) => [...new Set(ids)]);
+const CreateBody = z.object({ name, contentIds, ...fields });
+const UpdateBody = z.object({ name: name.optional(), contentIds: contentIds.optional(), ...fields });
+
+/**
+ * Routes of homepage sections: /api/home/sections/... (only these: /api/home itself, the carousel, is
+ * another router's). The public list holds active sections in display order; admins add `?all=true` for
+ * inactive ones too. A section's content resolves its ids at read time: products as GET /api/products
+ * answers them (listed ones only), collections as GET /api/collections does, in the section's order.
+ */
+export function homeSectionsRouter(ctx: ServiceContext, deps: { sections: HomeSections }): Router {
+  const r = Router();
+  const { sections } = deps;
+  const isAdmin = (req: Request) => req.user?.isAdmin === true;
+
+  const waitFor = async (written: Written) => {
+    for (const w of written) {
+      const ok = await ctx.waitForProjection({
+        schema: 'catalog',
+        consumer: HOME_SECTIONS_PROJECTION,
+        ...w,
+        timeoutMs: 5000,
+      });
+      if (!ok) throw new UnavailableError('Saved, but the sections list has not caught up yet; refresh in a moment');
+    }
+  };
+  const waitAndRead = async (sectionId: string, written: Written) => {
+    await waitFor(written);
+    const found = await findHomeSection(ctx.pool, sectionId);
+    if (!found) throw new NotFoundError('Section not found');
+    return found;
+  };
+
+  r.get('/api/home/sections', async (req, res) => {
+    const q = parseInput(ListQuery, req.query);
+    // Inactive sections are for admins; anyone else asking simply gets the public list.
+    res.json(await listHomeSections(ctx.pool, { includeInactive: q.all === 'true' && isAdmin(req) }));
+  });
+
+  r.get('/api/home/sections/:id/content', async (req, res) => {
+    const { id } = parseInput(IdParam, req.params);
+    const section = await findHomeSection(ctx.pool, id);
+    // An inactive section is hidden from shoppers, its content too; admins may look at it.
+    if (!section || (!section.isActive && !isAdmin(req))) throw new NotFoundError('Section not found');
+    const content =
+      section.contentType === 'products'
+        ? await listProductsByIds(ctx.pool, section.contentIds, { includeDelisted: false })
+        : await listCollectionsByIds(ctx.pool, section.contentIds, { includeDelisted: isAdmin(req) });
+    res.json({ content });
+  });
+
+  r.post('/api/home/sections', requireAdmin, async (req, res) => {
+    const raw = (req.body ?? {}) as { name?: unknown; contentIds?: unknown };
+    const named = typeof raw.name === 'string' && raw.name.trim() !== '';
+    if (!named || !Array.isArray(raw.contentIds) || raw.contentIds.length === 0)
+      throw new ValidationError(FILL_SECTION_MESSAGE);
+    const body = parseInput(CreateBody, raw);
+    const { sectionId, written } = await sections.create(
+      {
+        name: body.name,
+        contentType: body.contentType ?? 'products',
+        contentIds: body.contentIds,
+        textStyle: body.textStyle ?? 'default',
+        textColor: body.textColor ?? '#000000',
+        backgroundColor: body.backgroundColor ?? '#FFFFFF',
+        textSize: body.textSize ?? 'normal',
+        displayOrder: body.displayOrder ?? 0,
+        isActive: body.isActive ?? true,
+      },
+      req.user!.id,
+    );
+    res.status(201).json({ message: 'Section created', ...(await waitAndRead(sectionId, written)) });
+  });
+
+  r.put('/api/home/sections/:id', requireAdmin, async (req, res) => {
+    const { id } = parseInput(IdParam, req.params);
+    const body = parseInput(UpdateBody, req.body ?? {});
+    const written = await sections.change(id, body, req.user!.id);
+    res.json({ message: 'Section updated', ...(await waitAndRead(id, written)) });
+  });
+
+  r.delete('/api/home/sections/:id', requireAdmin, async (req, res) => {
+    const { id } = parseInput(IdParam, req.params);
+    await waitFor(await sections.remove(id, req.user!.id));
+    res.json({ message: 'Section deleted', id });
+  });
+
+  return r;
+}

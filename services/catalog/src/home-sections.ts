@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import { retryOnConflict } from '@shop/shared/eventstore/command';
+import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
+import type { Written } from './catalog.ts';
+import {
+  decideHomeSection,
+  evolveHomeSection,
+  initialHomeSectionState,
+  type HomeSectionCommand,
+  type HomeSectionState,
+} from './home-section/decider.ts';
+import { homeSectionStreamId, type HomeSectionDetails, type HomeSectionEvent } from './home-section/events.ts';
+
+/** Application service: homepage section commands against the catalog event store. */
+export class HomeSections {
+  constructor(
+    private readonly store: PostgresEventStore,
+    private readonly clock: () => Date,
+  ) {}
+
+  async create(details: HomeSectionDetails, actor?: string): Promise<{ sectionId: string; written: Written }> {
+    const sectionId = randomUUID();
+    const written = await this.run(
+      sectionId,
+      { type: 'CreateHomeSection', data: { sectionId, details, now: this.clock() } },
+      actor,
+    );
+    return { sectionId, written };
+  }
+
+  change(sectionId: string, changes: Partial<HomeSectionDetails>, actor?: string): Promise<Written> {
+    return this.run(sectionId, { type: 'ChangeHomeSection', data: { changes, now: this.clock() } }, actor);
+  }
+
+  remove(sectionId: string, actor?: string): Promise<Written> {
+    return this.run(sectionId, { type: 'DeleteHomeSection', data: { now: this.clock() } }, actor);
+  }
+
+  /** Read-decide-append on one section stream, retried on a version conflict. */
+  private run(sectionId: string, command: HomeSectionCommand, actor?: string): Promise<Written> {
+    const streamId = homeSectionStreamId(sectionId);
+    return retryOnConflict(async () => {
+      const { state, version } = await this.store.aggregate<HomeSectionState, HomeSectionEvent>(
+        streamId,
+        evolveHomeSection,
+        initialHomeSectionState(),
+      );
+      const events = decideHomeSection(command, state);
+      if (!events.length) return [{ streamId, version }];
+      const r = await this.store.append(streamId, version, events, { metadata: { actor } });
+      return [{ streamId, version: r.nextExpectedVersion }];
+    });
+  }
+}

@@ -1,0 +1,71 @@
+import type { EventConsumer } from '@shop/shared/bus/types';
+import type { HomeSectionEvent } from '../../home-section/events.ts';
+
+export const HOME_SECTIONS_PROJECTION = 'catalog.home_sections';
+
+const COLUMNS: Record<string, string> = {
+  name: 'name',
+  contentType: 'content_type',
+  contentIds: 'content_ids',
+  textStyle: 'text_style',
+  textColor: 'text_color',
+  backgroundColor: 'background_color',
+  textSize: 'text_size',
+  displayOrder: 'display_order',
+  isActive: 'is_active',
+};
+
+/**
+ * catalog.home_sections: the homepage sections list. Content ids are kept as the admin chose them; what
+ * they point at (products, collections) is resolved at read time, so stream order across aggregates never
+ * matters here.
+ */
+export function homeSectionsProjection(): EventConsumer {
+  return {
+    name: HOME_SECTIONS_PROJECTION,
+    schema: 'catalog',
+    sources: ['catalog'],
+    eventTypes: ['HomeSectionCreated', 'HomeSectionChanged', 'HomeSectionDeleted'],
+    async handle(event, tx) {
+      const e = { type: event.type, data: event.data } as HomeSectionEvent;
+      switch (e.type) {
+        case 'HomeSectionCreated': {
+          const d = e.data;
+          await tx.query(
+            `INSERT INTO catalog.home_sections (id, name, content_type, content_ids, text_style, text_color,
+               background_color, text_size, display_order, is_active, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) ON CONFLICT (id) DO NOTHING`,
+            [
+              d.sectionId,
+              d.name,
+              d.contentType,
+              d.contentIds,
+              d.textStyle,
+              d.textColor,
+              d.backgroundColor,
+              d.textSize,
+              d.displayOrder,
+              d.isActive,
+              d.createdAt,
+            ],
+          );
+          return;
+        }
+        case 'HomeSectionChanged': {
+          const { sectionId, changedAt, ...changes } = e.data;
+          const entries = Object.entries(changes).filter(([k]) => k in COLUMNS);
+          const sets = entries.map(([k], i) => `${COLUMNS[k]} = $${i + 3}`);
+          await tx.query(`UPDATE catalog.home_sections SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1`, [
+            sectionId,
+            changedAt,
+            ...entries.map(([, v]) => v),
+          ]);
+          return;
+        }
+        case 'HomeSectionDeleted':
+          await tx.query(`DELETE FROM catalog.home_sections WHERE id = $1`, [e.data.sectionId]);
+          return;
+      }
+    },
+  };
+}
