@@ -11,7 +11,8 @@ describe('listenWhileStarting', () => {
   it('answers 503 Starting with Retry-After on every path until ready, then hands requests to the app', async () => {
     listening = await listenWhileStarting(0, '127.0.0.1', 'catalog');
     const base = `http://127.0.0.1:${listening.port}`;
-    const ask = (path: string, init?: RequestInit) => fetch(base + path, { ...init, signal: AbortSignal.timeout(2000) });
+    const ask = (path: string, init?: RequestInit) =>
+      fetch(base + path, { ...init, signal: AbortSignal.timeout(2000) });
 
     const health = await ask('/api/health');
     expect(health.status).toBe(503);
