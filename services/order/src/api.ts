@@ -48,7 +48,7 @@ export function ordersRouter(ctx: ServiceContext, deps: { orders: Orders; push: 
    * authenticate() middleware accepts it there as well as in `Authorization: Bearer`. Events: `ready`
    * ({userId, isAdmin}) first, after which the client (re)loads its list; then `order` (a full order, or
    * {orderNumber, deleted: true}) for every change it may see, and for admins `stats` (the dashboard
-   * figures) once on connect and after each change.
+   * figures) once on connect, after each order change and when a product, user or testimonial count changes.
    */
   r.get('/api/orders/stream', requireAuth, (req, res) => {
     push.open(req, res, req.user!);
@@ -59,7 +59,7 @@ export function ordersRouter(ctx: ServiceContext, deps: { orders: Orders; push: 
   });
 
   r.get('/api/orders/admin/stats', requireAdmin, async (_req, res) => {
-    res.json(await dashboardStats(ctx.pool));
+    res.json(await dashboardStats(ctx.pool, ctx.clock()));
   });
 
   r.patch('/api/orders/admin/:orderNumber/status', requireAdmin, async (req, res) => {

@@ -5,13 +5,17 @@ import { Orders } from './orders.ts';
 import { orderPlacement } from './placement/order-placement.ts';
 import { OrderPushHub, type OrderPushOptions } from './push/order-push-hub.ts';
 import { ordersProjection } from './read-models/orders/orders-projection.ts';
+import { accountsFiguresProjection } from './read-models/dashboard/accounts-figures-projection.ts';
+import { catalogFiguresProjection } from './read-models/dashboard/catalog-figures-projection.ts';
 
 export { DELIVERY_STATUSES, orderStreamId, type DeliveryStatus, type OrderEvent } from './order/events.ts';
 export { findOrderNumberByPayment, ORDER_PLACEMENT_CONSUMER, orderPlacement } from './placement/order-placement.ts';
 export { waitForOrderOfPayment } from './placement/wait-for-order.ts';
 export { ORDERS_PROJECTION, ordersProjection } from './read-models/orders/orders-projection.ts';
 export type { OrderView } from './read-models/orders/orders-queries.ts';
-export type { DashboardStats } from './read-models/orders/dashboard-stats.ts';
+export type { DashboardStats, DayRevenue } from './read-models/orders/dashboard-stats.ts';
+export { ACCOUNTS_FIGURES_PROJECTION } from './read-models/dashboard/accounts-figures-projection.ts';
+export { CATALOG_FIGURES_PROJECTION } from './read-models/dashboard/catalog-figures-projection.ts';
 export { ORDER_CHANGES_CHANNEL } from './push/order-changes.ts';
 export type { OrderPushOptions } from './push/order-push-hub.ts';
 
@@ -29,7 +33,10 @@ export interface OrderService extends ServiceModule {
 export function createOrderService(ctx: ServiceContext, opts: { push?: OrderPushOptions } = {}): OrderService {
   const store = ctx.eventStore('orders');
   const orders = new Orders(store, ctx.clock);
-  const push = new OrderPushHub({ pool: ctx.pool, pubsub: ctx.pubsub, logger: ctx.logger }, opts.push);
+  const push = new OrderPushHub(
+    { pool: ctx.pool, pubsub: ctx.pubsub, logger: ctx.logger, clock: ctx.clock },
+    opts.push,
+  );
   const placement = orderPlacement(store);
   const projection = ordersProjection(ctx.pubsub);
   return {
@@ -39,7 +46,8 @@ export function createOrderService(ctx: ServiceContext, opts: { push?: OrderPush
     placement,
     projection,
     router: ordersRouter(ctx, { orders, push }),
-    consumers: [placement, projection],
+    // The dashboard's catalog and accounts figures: this service's own read models of those events.
+    consumers: [placement, projection, catalogFiguresProjection(ctx.pubsub), accountsFiguresProjection(ctx.pubsub)],
     start: () => push.start(),
     stop: () => push.stop(),
   };

@@ -6,6 +6,7 @@ import type { PubSub } from '@shop/shared/cache/types';
 import type { Logger } from '@shop/shared/observability/logger';
 import { dashboardStats } from '../read-models/orders/dashboard-stats.ts';
 import { findOrders } from '../read-models/orders/orders-queries.ts';
+import { DASHBOARD_FIGURES_CHANNEL } from './dashboard-changes.ts';
 import { decodeOrderChanges, ORDER_CHANGES_CHANNEL, type OrderChange } from './order-changes.ts';
 
 export interface OrderPushOptions {
@@ -33,8 +34,9 @@ export const sseFrame = (event: string, data: unknown) => `event: ${event}\ndata
  * The order push streams of this process. The orders projection announces committed changes on pub/sub
  * (Redis in distributed mode, so every process hears every change); each announcement is read from the
  * projection once and fanned out: admins get every order and the dashboard figures, a shopper only their
- * own orders. Announcements that arrive while a delivery runs are merged into the next one, so a burst of
- * orders costs a few reads, not one per order per stream.
+ * own orders. The order service's catalog and accounts read models announce changed dashboard figures on
+ * another channel; admins then get fresh figures too. Announcements that arrive while a delivery runs are
+ * merged into the next one, so a burst of orders costs a few reads, not one per order per stream.
  */
 export class OrderPushHub {
   private readonly streams = new Set<Stream>();
@@ -44,16 +46,19 @@ export class OrderPushHub {
   private readonly pending = new Map<string, OrderChange>();
   /** Admin streams that still need their first figures. */
   private readonly awaitingStats = new Set<Stream>();
+  /** A catalog or accounts figure changed: every admin stream needs fresh figures. */
+  private figuresChanged = false;
   private delivering = false;
   private heartbeat: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
+  private unsubscribeFigures: (() => Promise<void>) | undefined;
   private readonly heartbeatMs: number;
   private readonly retryMs: number;
   private readonly maxBufferedBytes: number;
   private readonly maxStreamsPerUser: number;
 
   constructor(
-    private readonly deps: { pool: pg.Pool; pubsub: PubSub; logger: Logger },
+    private readonly deps: { pool: pg.Pool; pubsub: PubSub; logger: Logger; clock: () => Date },
     options: OrderPushOptions = {},
   ) {
     this.heartbeatMs = options.heartbeatMs ?? 15_000;
@@ -73,12 +78,19 @@ export class OrderPushHub {
       }
       this.kick();
     });
+    this.unsubscribeFigures ??= await this.deps.pubsub.subscribe(DASHBOARD_FIGURES_CHANNEL, () => {
+      if (![...this.streams].some((s) => s.isAdmin)) return;
+      this.figuresChanged = true;
+      this.kick();
+    });
   }
 
   /** Ends every stream (clients reconnect elsewhere) and stops listening. */
   async stop(): Promise<void> {
     await this.unsubscribe?.();
     this.unsubscribe = undefined;
+    await this.unsubscribeFigures?.();
+    this.unsubscribeFigures = undefined;
     for (const s of [...this.streams]) this.close(s);
   }
 
@@ -138,6 +150,7 @@ export class OrderPushHub {
       clearInterval(this.heartbeat);
       this.heartbeat = undefined;
       this.pending.clear();
+      this.figuresChanged = false;
     }
   }
 
@@ -158,13 +171,15 @@ export class OrderPushHub {
 
   private async drain(): Promise<void> {
     try {
-      while (this.pending.size > 0 || this.awaitingStats.size > 0) {
+      while (this.pending.size > 0 || this.awaitingStats.size > 0 || this.figuresChanged) {
         const changes = [...this.pending.values()];
         this.pending.clear();
         const newcomers = [...this.awaitingStats];
         this.awaitingStats.clear();
+        const figuresChanged = this.figuresChanged;
+        this.figuresChanged = false;
         try {
-          await this.deliver(changes, newcomers);
+          await this.deliver(changes, newcomers, figuresChanged);
         } catch (err) {
           // These changes are not pushed; the next ones are. Clients still see them on their next read.
           this.deps.logger.warn({ err, orders: changes.length }, 'could not push order changes');
@@ -175,7 +190,7 @@ export class OrderPushHub {
     }
   }
 
-  private async deliver(changes: OrderChange[], newcomers: Stream[]): Promise<void> {
+  private async deliver(changes: OrderChange[], newcomers: Stream[], figuresChanged: boolean): Promise<void> {
     const streams = [...this.streams];
     const admins = streams.filter((s) => s.isAdmin);
     const shoppers = new Set(streams.filter((s) => !s.isAdmin).map((s) => s.userId));
@@ -191,9 +206,11 @@ export class OrderPushHub {
         for (const s of streams) if (s.isAdmin || (c.userId !== null && s.userId === c.userId)) this.write(s, frame);
       }
     }
-    const statsTo = new Set([...(wanted.length > 0 ? admins : []), ...newcomers].filter((s) => s.open));
+    const statsTo = new Set(
+      [...(wanted.length > 0 || figuresChanged ? admins : []), ...newcomers].filter((s) => s.open),
+    );
     if (statsTo.size > 0) {
-      const frame = sseFrame('stats', await dashboardStats(this.deps.pool));
+      const frame = sseFrame('stats', await dashboardStats(this.deps.pool, this.deps.clock()));
       for (const s of statsTo) this.write(s, frame);
     }
   }

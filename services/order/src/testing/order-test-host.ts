@@ -41,6 +41,8 @@ export async function startOrderTestHost(opts: {
   push?: OrderPushOptions;
   /** false: run no consumers here (as a process whose Kafka partitions went to another), only HTTP and push. */
   consumers?: boolean;
+  /** The services' clock (the real one unless given), e.g. to put "today" where a test needs it. */
+  clock?: () => Date;
 }): Promise<OrderTestHost> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'order-test-'));
   const config = loadConfig({
@@ -55,7 +57,11 @@ export async function startOrderTestHost(opts: {
   const infra = await createInfrastructure(config, 'order-test');
   let pubsub: PubSub | undefined;
   if (opts.redis) pubsub = new RedisPubSub({ connection: opts.redis.url, prefix: opts.redis.prefix });
-  const ctx: ServiceContext = pubsub ? { ...infra.context, pubsub } : infra.context;
+  const ctx: ServiceContext = {
+    ...infra.context,
+    ...(pubsub ? { pubsub } : {}),
+    ...(opts.clock ? { clock: opts.clock } : {}),
+  };
   const order = createOrderService(ctx, { push: opts.push });
   const modules = [createAccountsService(ctx), order];
   const app = buildServiceApp(infra, modules, { service: 'order' });

@@ -3,12 +3,14 @@ import type { PubSub } from '@shop/shared/cache/types';
 import type { RecordedEvent } from '@shop/shared/eventstore/types';
 import { ORDER_STREAM_PREFIX, type OrderEvent } from '../../order/events.ts';
 import { encodeOrderChanges, ORDER_CHANGES_CHANNEL, type OrderChange } from '../../push/order-changes.ts';
+import { indiaDate } from './india-days.ts';
 
 export const ORDERS_PROJECTION = 'orders.orders';
 
 /**
- * orders.orders (one row per order on the list; OrderDeleted drops it) and orders.order_totals (orders
- * placed and revenue, which deleting a delivered order does not undo). Deterministic: every time written
+ * orders.orders (one row per order on the list; OrderDeleted drops it), orders.order_totals (orders
+ * placed and revenue) and orders.order_revenue (each order's India-time day and total), which deleting a
+ * delivered order does not undo. Deterministic: every time written
  * comes from an event. After each commit it announces the changed orders on pub/sub, so the push streams
  * of every process (this one included) can send them.
  */
@@ -63,6 +65,12 @@ export function ordersProjection(pubsub: PubSub): EventConsumer {
                  updated_at = greatest(t.updated_at, EXCLUDED.updated_at)`,
               [d.totalPaise, d.placedAt],
             );
+          // Revenue per India-time day; kept, like order_totals, when a delivered order is deleted.
+          await tx.query(
+            `INSERT INTO orders.order_revenue (order_number, placed_on, total_paise) VALUES ($1, $2, $3)
+             ON CONFLICT (order_number) DO NOTHING`,
+            [d.orderNumber, indiaDate(d.placedAt), d.totalPaise],
+          );
           userId = d.userId;
           break;
         }
