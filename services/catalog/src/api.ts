@@ -9,6 +9,7 @@ import type { Catalog, Written } from './catalog.ts';
 import { PRODUCTS_PROJECTION } from './read-models/products/products-projection.ts';
 import type { ProductListCache } from './read-models/products/product-list-cache.ts';
 import { findProduct, listProductsByIds } from './read-models/products/products-queries.ts';
+import { listBestSelling } from './read-models/best-sellers/best-sellers-queries.ts';
 import { collectionProductIds } from './read-models/collections/collections-queries.ts';
 import { productFormParser, type ImageStore } from './uploads/images.ts';
 
@@ -84,6 +85,7 @@ const UpdateBody = z.object({
 });
 const ListQuery = z.object({
   includeDelisted: z.enum(['true', 'false']).optional(),
+  sort: z.enum(['best-selling'], "sort must be 'best-selling' (or left out for newest first)").optional(),
   collection: z.preprocess(
     (v) => (v === '' ? undefined : v),
     z
@@ -143,6 +145,11 @@ export function catalogRouter(
       if (!ids) throw new NotFoundError('Collection not found');
       res.setHeader('Cache-Control', 'no-cache');
       return void res.json(await listProductsByIds(ctx.pool, ids, { includeDelisted }));
+    }
+    if (q.sort === 'best-selling') {
+      // Ranked by the best-sellers projection; read from Postgres, outside the list cache (unfiltered list only).
+      res.setHeader('Cache-Control', 'no-cache');
+      return void res.json(await listBestSelling(ctx.pool, { includeDelisted }));
     }
     const body = await listCache.get(includeDelisted);
     res.setHeader('Content-Type', 'application/json; charset=utf-8');

@@ -4,6 +4,7 @@ import { catalogRouter } from './api.ts';
 import { Catalog } from './catalog.ts';
 import { ProductListCache } from './read-models/products/product-list-cache.ts';
 import { PRODUCTS_PROJECTION, productsProjection } from './read-models/products/products-projection.ts';
+import { bestSellersProjection } from './read-models/best-sellers/best-sellers-projection.ts';
 import { seedDemoCatalog } from './seed/seed-catalog.ts';
 import { ImageStore } from './uploads/images.ts';
 import { Inventory } from './inventory/inventory.ts';
@@ -52,7 +53,12 @@ export function createCatalogService(
     catalog,
     inventory,
     router,
-    consumers: [productsProjection(listCache), collectionsProjection(), homeSectionsProjection()],
+    consumers: [
+      productsProjection(listCache),
+      collectionsProjection(),
+      homeSectionsProjection(),
+      bestSellersProjection(),
+    ],
     async start() {
       await listCache.start();
       if (opts.seed !== false) {

@@ -23,7 +23,8 @@ export interface ProductView {
 const SELECT = `SELECT id, name, price_paise, description, category, quantity, size, color, brand, material, image,
   size_quantities, is_delisted, created_at, updated_at FROM catalog.products`;
 
-interface Row {
+/** A catalog.products row as the views are made from. */
+export interface Row {
   id: string;
   name: string;
   price_paise: bigint;
@@ -41,7 +42,7 @@ interface Row {
   updated_at: Date;
 }
 
-const toView = (r: Row): ProductView => ({
+export const toView = (r: Row): ProductView => ({
   id: r.id,
   name: r.name,
   price: paiseToRupees(r.price_paise),

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buyThroughSandbox } from '../../../tests/support/purchase.ts';
+import { startTestShop, type TestShop } from '../../../tests/support/test-shop.ts';
+import { waitUntil } from '../../../tests/support/wait-until.ts';
+import type { ProductView } from './read-models/products/products-queries.ts';
+
+let shop: TestShop;
+let admin: string;
+beforeAll(async () => {
+  shop = await startTestShop();
+  admin = await shop.login();
+});
+afterAll(() => shop.stop());
+
+async function createProduct(name: string, fields: Record<string, string> = {}): Promise<string> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries({ name, price: '800', quantity: '10', category: 'Women', ...fields }))
+    form.append(k, v);
+  const r = await shop.api<ProductView>('POST', '/api/products', { token: admin, form });
+  expect(r.status).toBe(201);
+  return r.body.id;
+}
+const list = async (query = '', token?: string) => {
+  const r = await shop.api<ProductView[]>('GET', `/api/products${query}`, { token });
+  expect(r.status).toBe(200);
+  return r.body.map((p) => p.id);
+};
+
+describe('GET /api/products?sort=best-selling', () => {
+  it('lists newest first while nothing has sold; an unknown sort is a 400', async () => {
+    const ids = [
+      await createProduct('Cotton Saree'),
+      await createProduct('Silk Dupatta'),
+      await createProduct('Lehenga'),
+    ];
+    expect(await list('?sort=best-selling')).toEqual([...ids].reverse());
+    expect(await list('?sort=best-selling')).toEqual(await list());
+
+    for (const sort of ['price', 'best-sellers', '']) {
+      const r = await shop.api<{ message: string }>('GET', `/api/products?sort=${sort}`);
+      expect(r.status, sort).toBe(400);
+      expect(r.body.message).toMatch(/sort/);
+    }
+  });
+
+  it('ranks listed products by units sold, all sizes together, equal sales newest first', async () => {
+    const unsold = await list();
+    const shirt = await createProduct('Linen Shirt');
+    const kurta = await createProduct('Sized Kurta', { sizeQuantities: JSON.stringify({ S: 3, M: 3 }) });
+    const scarf = await createProduct('Wool Scarf');
+    const jacket = await createProduct('Nehru Jacket');
+
+    await buyThroughSandbox(shop, 1, [{ productId: shirt, quantity: 1 }]);
+    await buyThroughSandbox(shop, 2, [
+      { productId: kurta, size: 'S', quantity: 1 },
+      { productId: kurta, size: 'M', quantity: 2 },
+    ]);
+    await buyThroughSandbox(shop, 3, [{ productId: scarf, quantity: 1 }]);
+    await buyThroughSandbox(shop, 4, [{ productId: jacket, quantity: 4 }]);
+    // The jacket sold most, but a delisted product is not for the public.
+    expect(
+      (await shop.api('PUT', `/api/products/${jacket}/delist`, { token: admin, body: { isDelisted: true } })).status,
+    ).toBe(200);
+
+    // kurta 3, then scarf and shirt 1 each (scarf is newer), then the unsold ones newest first.
+    const expected = [kurta, scarf, shirt, ...unsold];
+    await waitUntil(
+      async () => JSON.stringify(await list('?sort=best-selling')) === JSON.stringify(expected),
+      'the best sellers to rank the sales',
+    );
+    // Admins asking for delisted products too see the jacket first.
+    expect(await list('?sort=best-selling&includeDelisted=true', admin)).toEqual([jacket, ...expected]);
+    // The plain list stays newest first.
+    expect(await list()).toEqual([scarf, kurta, shirt, ...unsold]);
+  });
+});
