@@ -16,6 +16,9 @@ import { collectionsProjection } from './read-models/collections/collections-pro
 import { HomeSections } from './home-sections.ts';
 import { homeSectionsRouter } from './home-sections-api.ts';
 import { homeSectionsProjection } from './read-models/home-sections/home-sections-projection.ts';
+import { Homepage } from './homepage.ts';
+import { homepageRouter } from './homepage-api.ts';
+import { homepageProjection } from './read-models/homepage/homepage-projection.ts';
 
 export { productsProjection, PRODUCTS_PROJECTION } from './read-models/products/products-projection.ts';
 export { Inventory } from './inventory/inventory.ts';
@@ -47,6 +50,7 @@ export function createCatalogService(
   router.use(collectionsRouter(ctx, { collections: new Collections(store, ctx.clock), images }));
   // Only /api/home/sections/...: /api/home itself (the carousel) is served by its own router.
   router.use(homeSectionsRouter(ctx, { sections: new HomeSections(store, ctx.clock) }));
+  router.use(homepageRouter(ctx, { homepage: new Homepage(store, ctx.clock), images }));
   if (opts.internalRoutes) router.use(inventoryRouter(inventory));
   return {
     name: 'catalog',
@@ -58,6 +62,7 @@ export function createCatalogService(
       collectionsProjection(),
       homeSectionsProjection(),
       bestSellersProjection(),
+      homepageProjection,
     ],
     async start() {
       await listCache.start();

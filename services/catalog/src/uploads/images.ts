@@ -43,9 +43,38 @@ export const imageUpload = multer({
  * text fields holding NUL or lone surrogates are refused naming the field, as JSON bodies are at the edge.
  */
 export function productFormParser(): RequestHandler {
-  const single = imageUpload.single('image');
+  return formParser(imageUpload.single('image'));
+}
+
+/**
+ * A form with one optional image per numbered slot, named `<prefix>0` up to `<prefix><slots-1>` (the home
+ * page carousel's `image0`, `image1`, ...), as the product form: images only, each MAX_IMAGE_BYTES at most,
+ * held in memory; a file under any other name is refused naming it.
+ */
+export function numberedImagesFormParser(prefix: string, slots: number): RequestHandler {
+  const numbered = new RegExp(`^${prefix}(0|[1-9]\\d*)$`);
+  const upload = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: MAX_IMAGE_BYTES, files: slots, fields: 50 },
+    fileFilter: (_req, file, cb) => {
+      const slot = numbered.exec(file.fieldname);
+      if (!slot || Number(slot[1]) >= slots)
+        return cb(
+          new ValidationError(
+            `Unexpected file field ${file.fieldname}: images go in ${prefix}0 to ${prefix}${slots - 1}, one per slide`,
+          ),
+        );
+      if (!file.mimetype.startsWith('image/')) return cb(new ValidationError('Only image files are allowed'));
+      cb(null, true);
+    },
+  });
+  return formParser(upload.any());
+}
+
+/** Runs a multer handler; malformed bodies and unsafe text in the fields become 400s. */
+function formParser(upload: RequestHandler): RequestHandler {
   return (req, res, next) => {
-    single(req, res, (err?: unknown) => {
+    upload(req, res, (err?: unknown) => {
       if (err) return next(uploadError(err));
       try {
         assertSafeText(req.body);
