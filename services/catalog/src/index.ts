@@ -10,6 +10,8 @@ import { ImageStore } from './uploads/images.ts';
 import { Inventory } from './inventory/inventory.ts';
 import { inventoryRouter } from './inventory/inventory-api.ts';
 import { StockWriter } from './inventory/stock-writer.ts';
+import { HOLD_EXPIRY_JOB, holdBackstopMs, holdSweepEveryMs } from './inventory/hold-expiry.ts';
+import { stockHoldsProjection } from './read-models/stock-holds/stock-holds-projection.ts';
 import { Collections } from './collections.ts';
 import { collectionsRouter } from './collections-api.ts';
 import { collectionsProjection } from './read-models/collections/collections-projection.ts';
@@ -45,7 +47,12 @@ export function createCatalogService(
   const dir = uploadsDir(ctx.config.DATA_DIR);
   const images = new ImageStore(dir);
   const listCache = new ProductListCache(ctx.pool, ctx.cache, ctx.pubsub);
-  const inventory = new Inventory(ctx.pool, new StockWriter(store), ctx.clock);
+  const ttlSeconds = ctx.config.RESERVATION_TTL_SECONDS;
+  const inventory = new Inventory(ctx.pool, new StockWriter(store), ctx.clock, holdBackstopMs(ttlSeconds));
+  ctx.jobs.register(HOLD_EXPIRY_JOB, async () => {
+    const released = await inventory.releaseLapsedHolds();
+    if (released > 0) ctx.logger.info({ released }, 'released stock holds that no checkout settled');
+  });
   const router = catalogRouter(ctx, { catalog, images, listCache, uploadsDir: dir });
   router.use(collectionsRouter(ctx, { collections: new Collections(store, ctx.clock), images }));
   // Only /api/home/sections/...: /api/home itself (the carousel) is served by its own router.
@@ -63,9 +70,11 @@ export function createCatalogService(
       homeSectionsProjection(),
       bestSellersProjection(),
       homepageProjection,
+      stockHoldsProjection,
     ],
     async start() {
       await listCache.start();
+      await ctx.jobs.repeat(HOLD_EXPIRY_JOB, holdSweepEveryMs(ttlSeconds));
       if (opts.seed !== false) {
         const n = await seedDemoCatalog(store, catalog, images, async (written) => {
           for (const w of written) {

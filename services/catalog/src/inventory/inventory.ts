@@ -4,6 +4,7 @@ import type { InventoryPort, ReserveLine, ReserveResult, ReservedLine } from '@s
 import { InsufficientStockError } from '../stock/decider.ts';
 import { stockStreamId } from '../stock/events.ts';
 import { findProduct, type ProductView } from '../read-models/products/products-queries.ts';
+import { lapsedHolds } from '../read-models/stock-holds/stock-holds-queries.ts';
 import type { StockWriter } from './stock-writer.ts';
 
 type Refusal = { ok: false; title: string; message: string };
@@ -61,6 +62,8 @@ export class Inventory implements InventoryPort {
     private readonly db: pg.Pool,
     private readonly writer: StockWriter,
     private readonly clock: () => Date,
+    /** How long a hold lasts if no checkout settles it (see holdBackstopMs); null = until settled. */
+    private readonly holdBackstopMs: number | null = null,
   ) {}
 
   async reserve(reservationId: string, lines: ReserveLine[]): Promise<ReserveResult> {
@@ -98,11 +101,19 @@ export class Inventory implements InventoryPort {
       planned.push({ ...hold, stockSize });
     }
     const now = this.clock();
+    const expiresAt = this.holdBackstopMs === null ? undefined : new Date(now.getTime() + this.holdBackstopMs);
     const results = await Promise.allSettled(
       planned.map((l) =>
         this.writer.execute(stockStreamId(l.productId, l.stockSize), {
           type: 'ReserveStock',
-          data: { productId: l.productId, size: l.stockSize, reservationId: l.holdId, quantity: l.quantity, now },
+          data: {
+            productId: l.productId,
+            size: l.stockSize,
+            reservationId: l.holdId,
+            quantity: l.quantity,
+            now,
+            expiresAt,
+          },
         }),
       ),
     );
@@ -141,6 +152,30 @@ export class Inventory implements InventoryPort {
           [size, Math.max(0, await this.writer.available(stockStreamId(product.id, size)))] as [string, number],
       ),
     );
+  }
+
+  /**
+   * Gives back the holds whose backstop has passed and that no checkout settled (e.g. its process died
+   * between holding stock and recording the order), oldest first; answers how many it released.
+   */
+  async releaseLapsedHolds(limit = 500): Promise<number> {
+    const lapsed = await lapsedHolds(this.db, this.clock(), limit);
+    const now = this.clock();
+    await Promise.all(
+      lapsed.map((h) =>
+        this.writer.execute(stockStreamId(h.productId, h.size), {
+          type: 'ReleaseStock',
+          data: {
+            productId: h.productId,
+            size: h.size,
+            reservationId: h.holdId,
+            reason: 'expired: no checkout settled the hold',
+            now,
+          },
+        }),
+      ),
+    );
+    return lapsed.length;
   }
 
   async release(_reservationId: string, lines: ReservedLine[], reason = 'released'): Promise<void> {

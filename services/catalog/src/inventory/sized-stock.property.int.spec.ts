@@ -1,15 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReserveLine, ReservedLine } from '@shop/shared/contracts/inventory';
-import { loadConfig } from '@shop/shared/config/config';
-import { startModules } from '@shop/shared/runtime/host';
-import { createInfrastructure, type Infrastructure } from '@shop/shared/runtime/infrastructure';
-import { createCatalogService } from '../index.ts';
-import { PRODUCTS_PROJECTION } from '../read-models/products/products-projection.ts';
 import { findProduct } from '../read-models/products/products-queries.ts';
-import { createTestDatabase, type TestDatabase } from '../../../../tests/support/test-database.ts';
+import { startCatalogTestHost, type CatalogTestHost } from '../testing/catalog-test-host.ts';
 import { waitUntil } from '../../../../tests/support/wait-until.ts';
 
 /** mulberry32: a small seeded generator, so a failing run can be repeated with its seed. */
@@ -30,56 +22,22 @@ function generator(seed: number) {
 const SEED = Number(process.env.PROPERTY_SEED ?? 15_001);
 const SIZES = ['S', 'M', 'L', 'XL'] as const;
 
-let db: TestDatabase;
-let infra: Infrastructure;
-let stop: () => Promise<void>;
-let catalog: ReturnType<typeof createCatalogService>;
-let dataDir: string;
+let host: CatalogTestHost;
 beforeAll(async () => {
-  db = await createTestDatabase({ migrate: false });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stock-property-'));
-  const config = loadConfig({
-    DATABASE_URL: db.url,
-    PORT: '0',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    JWT_SECRET: 'test-secret-that-is-long-enough',
-  });
-  infra = await createInfrastructure(config, 'stock-property');
-  catalog = createCatalogService(infra.context, { seed: false });
-  stop = (await startModules(infra, [catalog], [])).stop;
+  host = await startCatalogTestHost();
 });
-afterAll(async () => {
-  await stop();
-  await infra.close();
-  await db.drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => host.stop());
 
 describe('stock property: random products, random orders with and without sizes', () => {
   it(`never sells more than is stocked, in any size or in all (seed ${SEED})`, async () => {
     const rnd = generator(SEED);
-    const ctx = infra.context;
+    const { catalog } = host;
+    const ctx = host.infra.context;
     for (let round = 0; round < 30; round++) {
       // A product: some sizes (maybe none, maybe all at 0) and a general quantity the admin typed.
       const sizes = SIZES.filter(() => rnd.next() < 0.6).map((s) => [s, rnd.int(0, 4)] as [string, number]);
       const quantity = rnd.int(0, 6);
-      const { productId, written } = await catalog.catalog.createProduct(
-        {
-          name: `Prop ${round}`,
-          pricePaise: 10_000,
-          description: '',
-          category: 'Men',
-          size: '',
-          color: '',
-          brand: '',
-          material: '',
-          image: '',
-        },
-        { quantity, sizeQuantities: sizes },
-      );
-      for (const w of written)
-        expect(await ctx.waitForProjection({ schema: 'catalog', consumer: PRODUCTS_PROJECTION, ...w })).toBe(true);
+      const productId = await host.createProduct(`Prop ${round}`, { quantity, sizeQuantities: sizes });
       const bySize = sizes.reduce((n, [, q]) => n + q, 0) > 0;
       const stocked = bySize ? sizes.reduce((n, [, q]) => n + q, 0) : quantity;
 

@@ -8,7 +8,15 @@ export type StockCommand =
   | { type: 'SetStockLevel'; data: { productId: string; size: string | null; available: number; now: Date } }
   | {
       type: 'ReserveStock';
-      data: { productId: string; size: string | null; reservationId: string; quantity: number; now: Date };
+      data: {
+        productId: string;
+        size: string | null;
+        reservationId: string;
+        quantity: number;
+        now: Date;
+        /** When the catalog releases the hold if no checkout has settled it (its backstop). */
+        expiresAt?: Date;
+      };
     }
   | {
       type: 'ReleaseStock';
@@ -68,7 +76,13 @@ export function decideStock(command: StockCommand, state: StockState): StockEven
       const held = state.holds.get(reservationId);
       if (held && held.status !== 'released') return []; // the same reservation again: already held
       if (state.available < quantity) throw new InsufficientStockError(Math.max(0, state.available));
-      return [{ type: 'StockReserved', data: { productId, size, reservationId, quantity, at } }];
+      const expiresAt = command.data.expiresAt?.toISOString();
+      return [
+        {
+          type: 'StockReserved',
+          data: { productId, size, reservationId, quantity, at, ...(expiresAt ? { expiresAt } : {}) },
+        },
+      ];
     }
     case 'ReleaseStock': {
       const held = state.holds.get(command.data.reservationId);

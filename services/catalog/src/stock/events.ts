@@ -4,10 +4,14 @@
  */
 type StockKey = { productId: string; size: string | null };
 export type StockLevelSet = { type: 'StockLevelSet'; data: StockKey & { available: number; at: string } };
-/** Units held for a checkout until its payment arrives or the reservation expires. */
+/**
+ * Units held for a checkout until its payment arrives or the reservation expires. `expiresAt` is the
+ * catalog's own backstop: a hold nobody settled by then (its checkout crashed before recording it) is
+ * released by the catalog's hold sweep. Absent on a re-hold that is committed at once.
+ */
 export type StockReserved = {
   type: 'StockReserved';
-  data: StockKey & { reservationId: string; quantity: number; at: string };
+  data: StockKey & { reservationId: string; quantity: number; at: string; expiresAt?: string };
 };
 /** Held units went back on sale (reservation expired or the checkout failed). */
 export type StockReleased = {

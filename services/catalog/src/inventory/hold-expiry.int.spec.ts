@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findProduct } from '../read-models/products/products-queries.ts';
+import { startCatalogTestHost, type CatalogTestHost } from '../testing/catalog-test-host.ts';
+import { waitUntil } from '../../../../tests/support/wait-until.ts';
+import { holdBackstopMs } from './hold-expiry.ts';
+
+const TTL_SECONDS = 600;
+
+let host: CatalogTestHost;
+beforeAll(async () => {
+  host = await startCatalogTestHost({ RESERVATION_TTL_SECONDS: String(TTL_SECONDS) });
+});
+afterAll(() => host.stop());
+
+const liveHolds = async (productId: string) =>
+  (
+    await host.infra.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM catalog.stock_holds WHERE product_id = $1',
+      [productId],
+    )
+  ).rows[0]!.n;
+const quantity = async (productId: string) => (await findProduct(host.infra.pool, productId))!.quantity;
+
+describe("the catalog's hold backstop", () => {
+  it('gives back holds no checkout settled (a checkout that crashed before recording its order), never a sale', async () => {
+    const { inventory } = host.catalog;
+    const productId = await host.createProduct('Backstop Kurta', {
+      quantity: 0,
+      sizeQuantities: [
+        ['S', 3],
+        ['M', 2],
+      ],
+    });
+    // An orphan (held, then its checkout died), a sale, and a hold its checkout released.
+    const orphan = await inventory.reserve('orphan', [{ productId, size: null, color: null, quantity: 4 }]);
+    const sold = await inventory.reserve('sold', [{ productId, size: 'M', color: null, quantity: 1 }]);
+    expect(orphan.ok && sold.ok).toBe(true);
+    if (!orphan.ok || !sold.ok) return;
+    await inventory.commit('sold', sold.lines);
+    await waitUntil(async () => (await liveHolds(productId)) === 2, "the orphan's two size holds to be listed");
+    await waitUntil(async () => (await quantity(productId)) === 0, 'all 5 units to be held or sold');
+
+    // Before the backstop nothing is released: checkout settles its own holds first.
+    host.advanceClock(holdBackstopMs(TTL_SECONDS) - 5_000);
+    expect(await inventory.releaseLapsedHolds()).toBe(0);
+
+    host.advanceClock(10_000);
+    expect(await inventory.releaseLapsedHolds()).toBe(2);
+    await waitUntil(async () => (await quantity(productId)) === 4, 'the 4 orphaned units to be on sale again');
+    expect((await findProduct(host.infra.pool, productId))!.sizeQuantities).toEqual({ S: 3, M: 1 });
+    expect(await liveHolds(productId)).toBe(0);
+    expect(await inventory.releaseLapsedHolds()).toBe(0);
+  });
+});

@@ -1,0 +1,15 @@
+/**
+ * The catalog's backstop for stock holds. Checkout settles every hold it recorded (paid: committed;
+ * lapsed: released by its expiry sweep), but a checkout that dies between holding stock and recording its
+ * order leaves holds nobody knows of. Each hold therefore carries its own expiry, well after checkout's
+ * (twice the reservation time plus 30 s, so checkout always settles first), and this job gives back those
+ * still held then. A payment that arrives later still commits if the units are there (else refund due).
+ */
+export const HOLD_EXPIRY_JOB = 'catalog.hold-expiry';
+
+/** How long a hold lasts if nobody settles it: twice checkout's reservation time plus 30 s. */
+export const holdBackstopMs = (reservationTtlSeconds: number) => (2 * reservationTtlSeconds + 30) * 1000;
+
+/** How often the hold sweep runs: a quarter of the reservation time, between 1 and 30 seconds. */
+export const holdSweepEveryMs = (reservationTtlSeconds: number) =>
+  Math.min(30_000, Math.max(1_000, Math.round((reservationTtlSeconds * 1000) / 4)));
