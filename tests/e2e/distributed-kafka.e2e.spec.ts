@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startDistributed } from '../../scripts/distributed-processes.ts';
+import { SERVICES, startDistributed } from '../../scripts/distributed-processes.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { httpClient } from '../support/http.ts';
 import { waitUntil } from '../support/wait-until.ts';
@@ -17,6 +17,23 @@ const PNG = Buffer.from(
 );
 const ADMIN = { email: 'ops@shop.local', password: 'ops-password-1' };
 
+/**
+ * Ports for the gateway and, after it, each service (startDistributed puts them on firstServicePort, +1, ...):
+ * a run that is free now, below Linux's ephemeral range (32768-60999). Ports in that range can be taken by
+ * any outgoing connection (Postgres, Redis, Kafka) in the half minute before a process listens, which failed
+ * start-up with EADDRINUSE.
+ */
+async function freePortRun(): Promise<{ gatewayPort: number; firstServicePort: number }> {
+  const length = SERVICES.length + 1;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const first = 20_000 + Math.floor(Math.random() * (32_768 - 20_000 - length));
+    const run = Array.from({ length }, (_, i) => first + i);
+    if ((await Promise.all(run.map((p) => freePort(p)))).every((p, i) => p === run[i]))
+      return { gatewayPort: first, firstServicePort: first + 1 };
+  }
+  throw new Error(`no run of ${length} free ports found`);
+}
+
 let db: TestDatabase;
 let shop: Awaited<ReturnType<typeof startDistributed>>;
 let gatewayPort: number;
@@ -24,8 +41,8 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-distributed-'));
 
 beforeAll(async () => {
   db = await createTestDatabase({ migrate: false });
-  gatewayPort = await freePort();
-  const firstServicePort = await freePort();
+  const ports = await freePortRun();
+  gatewayPort = ports.gatewayPort;
   shop = await startDistributed({
     env: {
       DATABASE_URL: db.url,
@@ -37,8 +54,7 @@ beforeAll(async () => {
       JWT_SECRET: 'distributed-e2e-secret-value',
       LOG_LEVEL: 'warn',
     },
-    gatewayPort,
-    firstServicePort,
+    ...ports,
   });
 });
 
@@ -213,5 +229,232 @@ describe('distributed mode: gateway and each service as separate processes over 
     );
     expect(pushed.json<{ orderNumber: string }>().orderNumber).toBe(orderNumber);
     stream.close();
+  });
+});
+
+/** Waits until every outbox row of these streams is relayed to Kafka; answers how many there are. */
+async function relayedToKafka(schema: 'catalog' | 'accounts', streamIds: string[]): Promise<number> {
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    return await waitUntil(
+      async () => {
+        const { rows } = await client.query<{ unpublished: number; total: number }>(
+          `SELECT count(*) FILTER (WHERE published_at IS NULL)::int AS unpublished, count(*)::int AS total
+           FROM ${schema}.outbox WHERE stream_id = ANY($1)`,
+          [streamIds],
+        );
+        return rows[0]!.unpublished === 0 && rows[0]!.total > 0 ? rows[0]!.total : undefined;
+      },
+      `the ${schema} outbox rows of ${streamIds.join(', ')} relayed to Kafka`,
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+// Issue 9's curation: written through the gateway to the catalog and accounts processes, projected from Kafka
+// by their consumer groups, read back through the gateway. Shares the processes started above.
+describe('distributed mode: storefront curation through the gateway', () => {
+  let base: string;
+  let api: ReturnType<typeof httpClient>;
+  beforeAll(() => {
+    base = `http://127.0.0.1:${gatewayPort}`;
+    api = httpClient(base);
+  });
+  const adminToken = async () => (await api<{ token: string }>('POST', '/api/auth/login', { body: ADMIN })).body.token;
+  const register = async (name: string, email: string, phone: string) => {
+    const r = await api<{ token: string }>('POST', '/api/auth/register', {
+      body: { name, email, phone, password: 'curation123' },
+    });
+    expect(r.status).toBe(201);
+    return r.body.token;
+  };
+  const createProduct = async (admin: string, name: string) => {
+    const form = new FormData();
+    form.append('name', name);
+    form.append('price', '1499');
+    form.append('quantity', '4');
+    form.append('category', 'Women');
+    const r = await api<{ id: string; name: string }>('POST', '/api/products', { token: admin, form });
+    expect(r.status).toBe(201);
+    return r.body;
+  };
+
+  it('a collection of two products and homepage sections an admin creates are public, each section in its order', async () => {
+    const admin = await adminToken();
+    const shopper = await register('Farah', 'farah@example.in', '+919844444444');
+    const first = await createProduct(admin, 'Chikankari Kurta');
+    const second = await createProduct(admin, 'Bandhani Dupatta');
+
+    const refused = await api('POST', '/api/collections', { token: shopper, body: { name: 'Not mine' } });
+    expect(refused.status).toBe(403);
+    const form = new FormData();
+    form.append('name', 'Lucknow Weaves');
+    form.append('description', 'Hand embroidery from Lucknow');
+    form.append('image', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'weaves.png');
+    const created = await api<{ id: string; image: string }>('POST', '/api/collections', { token: admin, form });
+    expect(created.status).toBe(201);
+    const collectionId = created.body.id;
+    for (const product of [first, second]) {
+      const added = await api('POST', `/api/collections/${collectionId}/products`, {
+        token: admin,
+        body: { productId: product.id },
+      });
+      expect(added.status).toBe(200);
+    }
+
+    const collections = await api<Array<{ id: string }>>('GET', '/api/collections');
+    expect(collections.status).toBe(200);
+    expect(collections.body.find((c) => c.id === collectionId)).toMatchObject({
+      id: collectionId,
+      name: 'Lucknow Weaves',
+      description: 'Hand embroidery from Lucknow',
+      image: expect.stringMatching(/^\/uploads\/[\w-]+\.png$/),
+      Products: [
+        { id: first.id, name: 'Chikankari Kurta' },
+        { id: second.id, name: 'Bandhani Dupatta' },
+      ],
+    });
+    expect((await fetch(base + created.body.image)).status).toBe(200);
+    const inCollection = await api<Array<{ id: string; name: string }>>(
+      'GET',
+      `/api/products?collection=${collectionId}`,
+    );
+    expect(inCollection.status).toBe(200);
+    expect(inCollection.body.map((p) => [p.id, p.name])).toEqual([
+      [first.id, 'Chikankari Kurta'],
+      [second.id, 'Bandhani Dupatta'],
+    ]);
+
+    // Three sections: products in their own order, the collection, and an inactive draft nobody else sees.
+    const section = async (body: Record<string, unknown>) => {
+      const r = await api<{ id: string }>('POST', '/api/home/sections', { token: admin, body });
+      expect(r.status).toBe(201);
+      return r.body.id;
+    };
+    const picks = await section({ name: 'Festive Picks', contentIds: [second.id, first.id], displayOrder: 2 });
+    const byCollection = await section({
+      name: 'Shop by Collection',
+      contentType: 'collections',
+      contentIds: [collectionId],
+      textStyle: 'bold',
+      backgroundColor: '#FFF4E0',
+      displayOrder: 1,
+    });
+    const draft = await section({ name: 'Draft', contentIds: [first.id], displayOrder: 0, isActive: false });
+
+    const sections = await api<Array<{ id: string; name: string }>>('GET', '/api/home/sections');
+    expect(sections.status).toBe(200);
+    const ours = sections.body.filter((s) => [picks, byCollection, draft].includes(s.id));
+    expect(ours.map((s) => s.name)).toEqual(['Shop by Collection', 'Festive Picks']);
+    expect(ours[0]).toMatchObject({
+      contentType: 'collections',
+      contentIds: [collectionId],
+      textStyle: 'bold',
+      textColor: '#000000',
+      backgroundColor: '#FFF4E0',
+      textSize: 'normal',
+      displayOrder: 1,
+      isActive: true,
+    });
+    const all = await api<Array<{ id: string }>>('GET', '/api/home/sections?all=true', { token: admin });
+    expect(all.body.some((s) => s.id === draft)).toBe(true);
+
+    const picksContent = await api<{ content: Array<{ id: string; name: string }> }>(
+      'GET',
+      `/api/home/sections/${picks}/content`,
+    );
+    expect(picksContent.status).toBe(200);
+    expect(picksContent.body.content.map((p) => p.name)).toEqual(['Bandhani Dupatta', 'Chikankari Kurta']);
+    const collectionContent = await api<{ content: Array<{ id: string; Products: Array<{ id: string }> }> }>(
+      'GET',
+      `/api/home/sections/${byCollection}/content`,
+    );
+    expect(collectionContent.body.content.map((c) => [c.id, c.Products.map((p) => p.id)])).toEqual([
+      [collectionId, [first.id, second.id]],
+    ]);
+    expect((await api('GET', `/api/home/sections/${draft}/content`)).status).toBe(404);
+
+    // Every write went out through the catalog's outbox to Kafka.
+    const streams = [`collection-${collectionId}`, ...[picks, byCollection, draft].map((id) => `home-section-${id}`)];
+    expect(await relayedToKafka('catalog', streams)).toBe(3 + 3); // created + two products added; three sections
+  });
+
+  it('a carousel slide saved with an uploaded image0 is on GET /api/home, its image served under /uploads', async () => {
+    const admin = await adminToken();
+    const slide = { name: 'Monsoon Edit', price: 2499.5, lining: 'Cotton', size: 'M', height: '5\'8"' };
+    const form = new FormData();
+    form.append('carousel', JSON.stringify([slide]));
+    form.append('sections', JSON.stringify({ layout: 'grid' }));
+    form.append('image0', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'monsoon.png');
+    const saved = await api<{ message: string }>('PUT', '/api/home', { token: admin, form });
+    expect(saved.status).toBe(200);
+    expect(saved.body.message).toBe('Homepage configuration has been saved successfully');
+
+    const home = await api<{ carousel: Array<{ image: string }>; sections: unknown }>('GET', '/api/home');
+    expect(home.status).toBe(200);
+    expect(home.body).toEqual({
+      carousel: [{ ...slide, image: expect.stringMatching(/^\/uploads\/[\w-]+\.png$/) }],
+      sections: { layout: 'grid' },
+    });
+    const image = await fetch(base + home.body.carousel[0]!.image);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await image.arrayBuffer()).equals(PNG)).toBe(true);
+    expect(await relayedToKafka('catalog', ['homepage'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a shopper's testimonial is public once the admin approves it, with the author's name; a pending one never is", async () => {
+    const admin = await adminToken();
+    const shopper = await register('Meera Iyer', 'meera@example.in', '+919855555555');
+    expect((await api('POST', '/api/testimonials', { body: { text: 'Anonymous' } })).status).toBe(401);
+    const submit = async (rating: number, text: string) => {
+      const r = await api<{ id: string; status: string }>('POST', '/api/testimonials', {
+        token: shopper,
+        body: { rating, text },
+      });
+      expect(r.status).toBe(201);
+      expect(r.body.status).toBe('pending');
+      return r.body.id;
+    };
+    const approved = await submit(4, '  Lovely fabric, quick delivery to Chennai.  ');
+    const pending = await submit(2, 'Still waiting for moderation');
+
+    const beforeApproval = await api<Array<{ id: string }>>('GET', '/api/testimonials');
+    expect(beforeApproval.status).toBe(200);
+    expect(beforeApproval.body.filter((t) => [approved, pending].includes(t.id))).toEqual([]);
+    const queue = await api<Array<{ id: string; status: string; User: { name: string; email: string } }>>(
+      'GET',
+      '/api/testimonials/admin/all',
+      { token: admin },
+    );
+    const queued = queue.body.filter((t) => [approved, pending].includes(t.id));
+    expect(queued).toHaveLength(2);
+    for (const t of queued)
+      expect(t).toMatchObject({ status: 'pending', User: { name: 'Meera Iyer', email: 'meera@example.in' } });
+
+    const moderated = await api('PUT', `/api/testimonials/admin/${approved}`, {
+      token: admin,
+      body: { status: 'approved' },
+    });
+    expect(moderated.status).toBe(200);
+    const reviews = await api<Array<{ id: string }>>('GET', '/api/testimonials');
+    expect(reviews.body.filter((t) => [approved, pending].includes(t.id))).toEqual([
+      {
+        id: approved,
+        rating: 4,
+        text: 'Lovely fabric, quick delivery to Chennai.',
+        status: 'approved',
+        createdAt: expect.any(String),
+        User: { name: 'Meera Iyer' },
+      },
+    ]);
+    expect(
+      await relayedToKafka(
+        'accounts',
+        [approved, pending].map((id) => `testimonial-${id}`),
+      ),
+    ).toBe(3); // two submitted, one approved
   });
 });
