@@ -1,0 +1,36 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  horizontalOverflow,
+  launchBrowser,
+  newVisitor,
+  screenshot,
+  startEmbeddedShop,
+  VIEWPORTS,
+} from '../support/browser.ts';
+
+// The browser harness itself: Debian's Chromium through playwright-core against the embedded default.
+let shop: Awaited<ReturnType<typeof startEmbeddedShop>>;
+let browser: Browser;
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([startEmbeddedShop(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+});
+
+describe('browser harness', () => {
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    it(`renders the storefront's product list at ${viewport.width} px without sideways scrolling (${name})`, async () => {
+      const { context, page } = await newVisitor(browser, shop.base, viewport);
+      await page.goto('/products');
+      await expect
+        .poll(() => page.getByRole('button', { name: 'Add to Cart' }).count(), { timeout: 15_000 })
+        .toBeGreaterThan(0);
+      expect(await horizontalOverflow(page)).toBe(0);
+      await screenshot(page, 'harness-products');
+      await context.close();
+    });
+  }
+});
