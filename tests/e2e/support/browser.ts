@@ -55,7 +55,8 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 
 /** Fails if the page scrolls sideways (the seed's screens must fit 375 px and 1440 px). */
 export async function horizontalOverflow(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  // A string: this file is type-checked for Node, where `document` does not exist.
+  return page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 }
 
 /**
