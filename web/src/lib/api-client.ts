@@ -73,7 +73,20 @@ export const apiBaseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = 
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: apiBaseQuery,
-  tagTypes: ['Product', 'CurrentUser', 'User'],
+  tagTypes: [
+    'Product',
+    'CurrentUser',
+    'User',
+    'Order',
+    'Address',
+    'Coupon',
+    'DeliverySettings',
+    'Collection',
+    'Homepage',
+    'HomeSection',
+    'Testimonial',
+    'Stats',
+  ],
   endpoints: () => ({}),
 });
 
