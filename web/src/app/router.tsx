@@ -81,8 +81,17 @@ export function createAppRoutes(): RouteObject[] {
                     pendingAdminScreen(paths.admin.collections.path, { title: 'Collections' }),
                     pendingAdminScreen(paths.admin.home.path, { title: 'Homepage Settings' }),
                     pendingAdminScreen(paths.admin.homepageSections.path, { title: 'Homepage Sections' }),
-                    pendingAdminScreen(paths.admin.coupons.path, { title: 'Coupon Management' }),
-                    pendingAdminScreen(paths.admin.deliverySettings.path, { title: 'Delivery & Shipping Settings' }),
+                    {
+                      path: paths.admin.coupons.path,
+                      lazy: () => import('./routes/admin/coupons').then((m) => ({ Component: m.AdminCouponsRoute })),
+                    },
+                    {
+                      path: paths.admin.deliverySettings.path,
+                      lazy: () =>
+                        import('./routes/admin/delivery-settings').then((m) => ({
+                          Component: m.AdminDeliverySettingsRoute,
+                        })),
+                    },
                     pendingAdminScreen(paths.admin.deliveryAreas.path, {
                       title: 'Delivery Areas',
                       note: 'Delivery areas management is coming soon.',

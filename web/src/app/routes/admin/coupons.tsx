@@ -1,0 +1,5 @@
+import { CouponsPage } from '@/features/admin-pricing/components/coupons-page';
+
+export function AdminCouponsRoute() {
+  return <CouponsPage />;
+}

@@ -1,0 +1,140 @@
+import { useState, type FormEvent } from 'react';
+import { useAppDispatch } from '@/app/hooks';
+import { TextField } from '@/components/form/text-field';
+import { notificationShown } from '@/components/notifications/notifications-slice';
+import { PageTitle } from '@/components/seo/page-title';
+import { Spinner } from '@/components/ui/spinner';
+import { formatRupees } from '@/lib/money';
+import {
+  useGetAdminDeliverySettingsQuery,
+  useUpdateDeliverySettingsMutation,
+  type DeliverySettings,
+} from '../api/pricing-api';
+import { deliveryFormToSettings, settingsToForm, type AmountField, type DeliveryFormValues } from '../delivery-form';
+import styles from './pricing.module.css';
+
+const amountLabels: Record<AmountField, string> = {
+  freeShippingThreshold: 'Free Shipping Threshold (₹)',
+  shippingCharge: 'Shipping Charge (₹)',
+  freeDeliveryThreshold: 'Free Delivery Threshold (₹)',
+  deliveryCharge: 'Delivery Charge (₹)',
+};
+
+function HowItWorks({ settings }: { settings: DeliverySettings }) {
+  return (
+    <div className={styles.card}>
+      <h2>How it works</h2>
+      {settings.isEnabled ? (
+        <ul className={styles.summary}>
+          <li>
+            Shipping: free on orders of {formatRupees(settings.freeShippingThreshold)} or more, otherwise{' '}
+            {formatRupees(settings.shippingCharge)}.
+          </li>
+          <li>
+            Delivery: free on orders of {formatRupees(settings.freeDeliveryThreshold)} or more, otherwise{' '}
+            {formatRupees(settings.deliveryCharge)}.
+          </li>
+          <li>The charges at checkout are shipping plus delivery.</li>
+        </ul>
+      ) : (
+        <p className="muted">Delivery charges are disabled: every order ships and delivers free.</p>
+      )}
+    </div>
+  );
+}
+
+function SettingsForm({ saved }: { saved: DeliverySettings }) {
+  const dispatch = useAppDispatch();
+  const [updateSettings, { isLoading: saving }] = useUpdateDeliverySettingsMutation();
+  const [values, setValues] = useState<DeliveryFormValues>(() => settingsToForm(saved));
+  const [fieldError, setFieldError] = useState<{ field: AmountField; message: string } | null>(null);
+  const set = <K extends keyof DeliveryFormValues>(key: K, value: DeliveryFormValues[K]) => {
+    setValues((current) => ({ ...current, [key]: value }));
+    if (fieldError?.field === key) setFieldError(null);
+  };
+  const preview = deliveryFormToSettings(values);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const checked = deliveryFormToSettings(values);
+    if (!checked.ok) {
+      setFieldError({ field: checked.field, message: checked.message });
+      return;
+    }
+    try {
+      await updateSettings(checked.settings).unwrap();
+      dispatch(notificationShown({ type: 'success', message: 'Settings updated successfully' }));
+    } catch {
+      dispatch(notificationShown({ type: 'error', message: 'Failed to update settings' }));
+    }
+  }
+
+  return (
+    <>
+      <form className={styles.card} onSubmit={(event) => void onSubmit(event)} noValidate>
+        <label className={styles.check}>
+          <input
+            type="checkbox"
+            checked={values.isEnabled}
+            onChange={(event) => set('isEnabled', event.target.checked)}
+          />
+          Enable delivery charges
+        </label>
+        <div className={styles.grid}>
+          {(Object.keys(amountLabels) as AmountField[]).map((field) => (
+            <TextField
+              key={field}
+              label={amountLabels[field]}
+              type="number"
+              inputMode="decimal"
+              min={0}
+              step="0.01"
+              value={values[field]}
+              onChange={(event) => set(field, event.target.value)}
+              error={fieldError?.field === field ? fieldError.message : null}
+            />
+          ))}
+          <div className={`field ${styles.wide}`}>
+            <label className="field-label" htmlFor="delivery-description">
+              Description
+            </label>
+            <textarea
+              id="delivery-description"
+              className="input"
+              rows={3}
+              value={values.description}
+              onChange={(event) => set('description', event.target.value)}
+            />
+          </div>
+        </div>
+        <div className={styles.actions}>
+          <button type="submit" className="btn btn-primary" disabled={saving}>
+            {saving ? 'Saving...' : 'Save Settings'}
+          </button>
+        </div>
+      </form>
+      <HowItWorks settings={preview.ok ? preview.settings : saved} />
+    </>
+  );
+}
+
+/** /admin/delivery-settings: the enable toggle, thresholds and charges, description and 'How it works'. */
+export function DeliverySettingsPage() {
+  const settings = useGetAdminDeliverySettingsQuery();
+  return (
+    <section className="container page narrow">
+      <PageTitle title="Delivery & Shipping Settings" />
+      <h1 className="page-title">Delivery &amp; Shipping Settings</h1>
+      {settings.isLoading ? (
+        <Spinner />
+      ) : settings.data ? (
+        // Keyed by the saved values so a save (which refetches) restarts the form from what was stored.
+        <SettingsForm key={JSON.stringify(settings.data)} saved={settings.data} />
+      ) : (
+        <p className="empty-state" role="alert">
+          Failed to load settings
+        </p>
+      )}
+    </section>
+  );
+}
