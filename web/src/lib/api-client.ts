@@ -6,6 +6,8 @@ import { readStoredText, storageKeys } from '@/lib/storage';
 export type ApiError = {
   status: number | 'FETCH_ERROR' | 'PARSING_ERROR' | 'TIMEOUT_ERROR' | 'CUSTOM_ERROR';
   message: string;
+  /** The JSON body's `title`, when the server gave one (e.g. a 409 'Size not available' refusal). */
+  title?: string;
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -30,6 +32,17 @@ export function messageFromErrorBody(status: number, bodyText: string): string {
   return `Request failed with ${status}`;
 }
 
+/** The JSON error body's `title` field, if any (refusals the shopper sees with a title and a message). */
+export function titleFromErrorBody(bodyText: string): string | undefined {
+  try {
+    const body: unknown = JSON.parse(bodyText);
+    if (isRecord(body) && typeof body.title === 'string' && body.title.trim()) return body.title;
+  } catch {
+    // Not JSON: no title.
+  }
+  return undefined;
+}
+
 const rawBaseQuery = fetchBaseQuery({
   baseUrl: env.apiUrl,
   prepareHeaders: (headers) => {
@@ -48,7 +61,11 @@ export const apiBaseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = 
   if (error) {
     if (typeof error.status === 'number') {
       const body = typeof error.data === 'string' ? error.data : '';
-      return { error: { status: error.status, message: messageFromErrorBody(error.status, body) }, meta };
+      const title = titleFromErrorBody(body);
+      return {
+        error: { status: error.status, message: messageFromErrorBody(error.status, body), ...(title ? { title } : {}) },
+        meta,
+      };
     }
     if (error.status === 'PARSING_ERROR') {
       return {

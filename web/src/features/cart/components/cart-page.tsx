@@ -3,18 +3,23 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { PageTitle } from '@/components/seo/page-title';
 import { ProductImage } from '@/components/ui/product-image';
 import { paths } from '@/config/paths';
+import { useCalculateDeliveryQuery } from '@/lib/delivery-api';
 import { formatRupees } from '@/lib/money';
+import { FREE_DELIVERY, orderTotals } from '@/lib/order-totals';
 import { cartLineKey, cartLineRemoved, selectCartLines, selectCartSubtotal } from '../cart-slice';
 import styles from './cart-page.module.css';
 
 /**
- * The cart lines with Remove and the subtotal. Delivery charges, the order summary and checkout come
- * with the checkout work; until then this page shows only what the cart itself knows.
+ * The cart lines with Remove and the order summary: subtotal, the delivery charge from the server
+ * (or 'Free'; a failed lookup counts as free delivery) and the total.
  */
 export function CartPage() {
   const dispatch = useAppDispatch();
   const lines = useAppSelector(selectCartLines);
   const subtotal = useAppSelector(selectCartSubtotal);
+  const delivery = useCalculateDeliveryQuery(subtotal, { skip: lines.length === 0 });
+  const quote = delivery.isError ? FREE_DELIVERY : delivery.data;
+  const totals = orderTotals(subtotal, 0, quote);
 
   if (lines.length === 0) {
     return (
@@ -62,7 +67,15 @@ export function CartPage() {
           <h2>Order summary</h2>
           <p className={styles.row}>
             <span>Subtotal</span>
-            <span>{formatRupees(subtotal)}</span>
+            <span>{formatRupees(totals.subtotal)}</span>
+          </p>
+          <p className={styles.row}>
+            <span>Delivery</span>
+            <span>{quote ? (totals.deliveryTotal > 0 ? formatRupees(totals.deliveryTotal) : 'Free') : '…'}</span>
+          </p>
+          <p className={`${styles.row} ${styles.total}`}>
+            <span>Total</span>
+            <span>{quote ? formatRupees(totals.total) : '…'}</span>
           </p>
           <Link to={paths.checkout.getHref()} className="btn btn-primary btn-block">
             Proceed to Checkout

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { api, parseAnswer } from '@/lib/api-client';
+import { productSchema, type Product } from '@/types/api';
+
+// The calls checkout makes (seed 000 section 7): saved addresses, coupon validation, the product re-check
+// before paying, and the payment order and its verification.
+
+const optionalText = z
+  .string()
+  .nullish()
+  .transform((value) => value ?? '');
+
+const savedAddressSchema = z.object({
+  id: z.union([z.number(), z.string()]),
+  label: optionalText.transform((value) => value || 'Home'),
+  name: optionalText,
+  phone: optionalText,
+  email: optionalText,
+  addressLine1: optionalText,
+  addressLine2: optionalText,
+  city: optionalText,
+  state: optionalText,
+  zipCode: optionalText,
+  isDefault: z.boolean().nullish().catch(false).transform(Boolean),
+});
+export type SavedAddress = z.infer<typeof savedAddressSchema>;
+
+function parseAddresses(raw: unknown): SavedAddress[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((item) => {
+    const parsed = savedAddressSchema.safeParse(item);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+const couponValidationSchema = z.object({
+  valid: z.boolean(),
+  coupon: z.object({ code: z.string() }).nullish(),
+  discountAmount: z.coerce.number().pipe(z.number().finite()).catch(0),
+  message: z.string().nullish(),
+});
+export type CouponValidation = z.infer<typeof couponValidationSchema>;
+
+/** The order create payload (seed 000 section 3), sent with create-order and verify. */
+export type OrderData = {
+  address: string;
+  /** The subtotal. */
+  totalAmount: number;
+  items: { productId: Product['id']; quantity: number; size: string | null; color: string | null }[];
+  customerName: string;
+  customerPhone: string;
+  customerEmail: string;
+  pincode: string;
+  couponCode: string | null;
+  discountAmount: number;
+  shippingCharge: number;
+  deliveryCharge: number;
+};
+
+const paymentOrderSchema = z.object({
+  id: z.string(),
+  /** Paise. */
+  amount: z.coerce.number(),
+  currency: z.string().catch('INR'),
+  receipt: z.string().nullish(),
+  key_id: z.string(),
+});
+export type PaymentOrder = z.infer<typeof paymentOrderSchema>;
+
+export type PaymentResponse = { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string };
+
+const verifyAnswerSchema = z.object({
+  success: z.boolean(),
+  message: z.string().nullish(),
+  orderNumber: z.string().nullish(),
+});
+export type VerifyAnswer = z.infer<typeof verifyAnswerSchema>;
+
+export const checkoutApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getCheckoutAddresses: build.query<SavedAddress[], void>({
+      query: () => '/addresses',
+      transformResponse: (raw: unknown) => parseAddresses(raw),
+      providesTags: [{ type: 'Address', id: 'LIST' }],
+    }),
+    validateCoupon: build.mutation<CouponValidation, { code: string; orderTotal: number }>({
+      query: (body) => ({ url: '/coupons/validate', method: 'POST', body }),
+      transformResponse: (raw: unknown) => parseAnswer(couponValidationSchema, raw),
+    }),
+    /** A fresh read of one product for the pre-payment check: never answered from the cache. */
+    recheckProduct: build.mutation<Product, string>({
+      query: (productId) => `/products/${encodeURIComponent(productId)}`,
+      transformResponse: (raw: unknown) => parseAnswer(productSchema, raw),
+    }),
+    createPaymentOrder: build.mutation<
+      PaymentOrder,
+      { amount: number; currency: 'INR'; receipt: string; orderData: OrderData }
+    >({
+      query: (body) => ({ url: '/payment/create-order', method: 'POST', body }),
+      transformResponse: (raw: unknown) => parseAnswer(paymentOrderSchema, raw),
+    }),
+    verifyPayment: build.mutation<VerifyAnswer, PaymentResponse & { orderData: OrderData }>({
+      query: (body) => ({ url: '/payment/verify', method: 'POST', body }),
+      transformResponse: (raw: unknown) => parseAnswer(verifyAnswerSchema, raw),
+      // A placed order changes the buyer's orders, stock, a coupon's uses and the dashboard figures.
+      invalidatesTags: ['Order', 'Product', 'Coupon', 'Stats'],
+    }),
+  }),
+});
+
+export const {
+  useGetCheckoutAddressesQuery,
+  useValidateCouponMutation,
+  useRecheckProductMutation,
+  useCreatePaymentOrderMutation,
+  useVerifyPaymentMutation,
+} = checkoutApi;

@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { orderTotals } from '@/lib/order-totals';
+import { buildProduct } from '@/testing/data';
+import {
+  addressText,
+  buildOrderData,
+  checkoutProblem,
+  EMPTY_SHIPPING,
+  lineStockProblem,
+  normaliseCouponCode,
+  withProfile,
+  withSavedAddress,
+  type CheckoutLine,
+  type ShippingDetails,
+} from './checkout-rules';
+
+const line = (overrides: Partial<CheckoutLine> = {}): CheckoutLine => ({
+  id: 7,
+  name: 'Linen Kurta',
+  price: 1299,
+  quantity: 1,
+  size: null,
+  color: null,
+  image: null,
+  ...overrides,
+});
+
+const shipping: ShippingDetails = {
+  name: 'Asha Rao',
+  email: 'asha@example.in',
+  phone: '+91 98000 00001',
+  address: '12 MG Road',
+  city: 'Bengaluru',
+  state: 'Karnataka',
+  pincode: '560001',
+};
+
+describe('checkout rules', () => {
+  it("refuses an empty cart with 'Cart is empty'", () => {
+    expect(checkoutProblem([], shipping)).toEqual({ title: 'Cart is empty' });
+  });
+
+  it("needs name, email, phone, address and pincode ('Please fill all required fields'); city and state are optional", () => {
+    for (const field of ['name', 'email', 'phone', 'address', 'pincode'] as const) {
+      expect(checkoutProblem([line()], { ...shipping, [field]: '  ' })).toEqual({
+        title: 'Please fill all required fields',
+      });
+    }
+    expect(checkoutProblem([line()], { ...shipping, city: '', state: '' })).toBeNull();
+  });
+
+  it('trims and upper-cases a coupon code', () => {
+    expect(normaliseCouponCode('  diwali10 ')).toBe('DIWALI10');
+    expect(normaliseCouponCode('   ')).toBe('');
+  });
+});
+
+describe('the pre-payment re-check of a line', () => {
+  it("blocks a delisted product with 'Product not available'", () => {
+    expect(lineStockProblem(line(), buildProduct({ isDelisted: true }))).toEqual({
+      title: 'Product not available',
+      message: 'Linen Kurta is no longer available',
+    });
+  });
+
+  it("checks the chosen size's stock when stock is kept per size", () => {
+    const product = buildProduct({ quantity: 7, sizeQuantities: { M: 2, L: 5 } });
+    expect(lineStockProblem(line({ size: 'M', quantity: 3 }), product)).toEqual({
+      title: 'Size not available',
+      message: 'Linen Kurta - Size M only has 2 item(s) available. You requested 3.',
+    });
+    expect(lineStockProblem(line({ size: 'M', quantity: 2 }), product)).toBeNull();
+    expect(lineStockProblem(line({ size: 'XL', quantity: 1 }), product)?.message).toBe(
+      'Linen Kurta - Size XL only has 0 item(s) available. You requested 1.',
+    );
+  });
+
+  it('otherwise checks the total quantity', () => {
+    expect(lineStockProblem(line({ quantity: 4 }), buildProduct({ quantity: 3 }))).toEqual({
+      title: 'Not enough stock',
+      message: 'Linen Kurta only has 3 item(s) available. You requested 4.',
+    });
+    // A size chosen from the generic list on a product without size stock: the total decides.
+    expect(lineStockProblem(line({ size: 'S', quantity: 3 }), buildProduct({ quantity: 3 }))).toBeNull();
+    // No size on a product sold by size: all its sizes together.
+    expect(
+      lineStockProblem(line({ quantity: 6 }), buildProduct({ quantity: 0, sizeQuantities: { M: 2, L: 4 } })),
+    ).toBeNull();
+  });
+});
+
+describe('the order create payload', () => {
+  it('carries the subtotal, lines, customer, pincode, coupon and charges', () => {
+    const lines = [line({ quantity: 2, size: 'M', color: 'Indigo' }), line({ id: 'p-9', price: 500, color: '' })];
+    const totals = orderTotals(3098, 300, { shippingCharge: 50, deliveryCharge: 0, isFreeDelivery: false });
+    expect(buildOrderData(lines, { ...shipping, name: ' Asha Rao ' }, totals, 'SAVE300')).toEqual({
+      address: '12 MG Road, Bengaluru, Karnataka',
+      totalAmount: 3098,
+      items: [
+        { productId: 7, quantity: 2, size: 'M', color: 'Indigo' },
+        { productId: 'p-9', quantity: 1, size: null, color: null },
+      ],
+      customerName: 'Asha Rao',
+      customerPhone: '+91 98000 00001',
+      customerEmail: 'asha@example.in',
+      pincode: '560001',
+      couponCode: 'SAVE300',
+      discountAmount: 300,
+      shippingCharge: 50,
+      deliveryCharge: 0,
+    });
+  });
+
+  it('joins only the address parts given', () => {
+    expect(addressText({ ...shipping, city: ' ', state: '' })).toBe('12 MG Road');
+  });
+});
+
+describe('prefill', () => {
+  it('fills empty contact fields from the profile and keeps what was typed', () => {
+    const typed = { ...EMPTY_SHIPPING, name: 'Typed Name' };
+    expect(withProfile(typed, { name: 'Asha Rao', email: 'asha@example.in', phone: null })).toMatchObject({
+      name: 'Typed Name',
+      email: 'asha@example.in',
+      phone: '',
+    });
+  });
+
+  it('fills the form from a saved address', () => {
+    const saved = {
+      id: 3,
+      label: 'Work',
+      name: 'Asha R',
+      phone: '+91 98000 00002',
+      email: '',
+      addressLine1: '4th Floor, Prestige Tower',
+      addressLine2: 'Residency Road',
+      city: 'Bengaluru',
+      state: 'Karnataka',
+      zipCode: '560025',
+      isDefault: false,
+    };
+    expect(withSavedAddress(shipping, saved)).toEqual({
+      name: 'Asha R',
+      email: 'asha@example.in',
+      phone: '+91 98000 00002',
+      address: '4th Floor, Prestige Tower, Residency Road',
+      city: 'Bengaluru',
+      state: 'Karnataka',
+      pincode: '560025',
+    });
+  });
+});

@@ -1,0 +1,191 @@
+import { useCallback, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useAppDispatch } from '@/app/hooks';
+import { notificationShown } from '@/components/notifications/notifications-slice';
+import { paths } from '@/config/paths';
+import { errorMessage, type ApiError } from '@/lib/api-client';
+import { formatRupees } from '@/lib/money';
+import type { OrderTotals } from '@/lib/order-totals';
+import {
+  useCreatePaymentOrderMutation,
+  useRecheckProductMutation,
+  useVerifyPaymentMutation,
+  type OrderData,
+  type PaymentResponse,
+} from '../api/checkout-api';
+import {
+  buildOrderData,
+  checkoutProblem,
+  lineStockProblem,
+  lookupProblem,
+  type CheckoutLine,
+  type Problem,
+  type ShippingDetails,
+} from '../checkout-rules';
+import { checkoutScriptUrl, loadCheckoutScript, PAYMENT_THEME_COLOR, type RazorpayFailure } from '../razorpay';
+
+/** Idle, then processing after Pay (checking, paying, verifying), then one of the outcomes. */
+export type CheckoutStatus =
+  'idle' | 'checking' | 'paying' | 'verifying' | 'success' | 'cancelled' | 'failed' | 'verification-failed';
+
+const isApiError = (error: unknown): error is ApiError =>
+  typeof error === 'object' && error !== null && 'status' in error && 'message' in error;
+
+type PayInput = {
+  lines: readonly CheckoutLine[];
+  shipping: ShippingDetails;
+  totals: OrderTotals;
+  couponCode: string | null;
+};
+
+/**
+ * Pay: the required-field rules, the re-check of every line, create-order with orderData, the payment
+ * dialog, verify, then the cart is cleared (onOrderPlaced) and the shopper goes to /my-orders. A cancelled,
+ * failed or unverified payment keeps the cart and says so.
+ */
+export function useCheckoutPayment(onOrderPlaced: () => void) {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [recheckProduct] = useRecheckProductMutation();
+  const [createPaymentOrder] = useCreatePaymentOrderMutation();
+  const [verifyPayment] = useVerifyPaymentMutation();
+  const [status, setStatus] = useState<CheckoutStatus>('idle');
+  const busy = useRef(false);
+
+  const refuse = useCallback(
+    (problem: Problem, type: 'error' | 'info' = 'error') =>
+      dispatch(notificationShown({ type, title: problem.title, message: problem.message })),
+    [dispatch],
+  );
+
+  /** The first line the server can no longer supply, or null when every line is still available. */
+  const recheckLines = useCallback(
+    async (lines: readonly CheckoutLine[]): Promise<Problem | null> => {
+      for (const line of lines) {
+        let product;
+        try {
+          product = await recheckProduct(String(line.id)).unwrap();
+        } catch (error) {
+          if (isApiError(error) && error.status === 404)
+            return { title: 'Product not available', message: `${line.name} is no longer available` };
+          return lookupProblem(line);
+        }
+        const problem = lineStockProblem(line, product);
+        if (problem) return problem;
+      }
+      return null;
+    },
+    [recheckProduct],
+  );
+
+  const verify = useCallback(
+    async (response: PaymentResponse, orderData: OrderData) => {
+      setStatus('verifying');
+      try {
+        const answer = await verifyPayment({ ...response, orderData }).unwrap();
+        if (!answer.success) throw { status: 400, message: answer.message ?? '' } satisfies ApiError;
+        setStatus('success');
+        dispatch(
+          notificationShown({
+            type: 'success',
+            title: 'Payment successful! Order placed.',
+            message: answer.message ?? undefined,
+          }),
+        );
+        onOrderPlaced();
+        void navigate(paths.myOrders.getHref());
+      } catch (error) {
+        setStatus('verification-failed');
+        refuse({
+          title: 'Payment verification failed',
+          message: errorMessage(error, 'An error occurred during payment verification'),
+        });
+      } finally {
+        busy.current = false;
+      }
+    },
+    [dispatch, navigate, onOrderPlaced, refuse, verifyPayment],
+  );
+
+  const pay = useCallback(
+    async ({ lines, shipping, totals, couponCode }: PayInput) => {
+      if (busy.current) return;
+      const problem = checkoutProblem(lines, shipping);
+      if (problem) return void refuse(problem);
+      busy.current = true;
+      setStatus('checking');
+      const stockProblem = await recheckLines(lines);
+      if (stockProblem) {
+        busy.current = false;
+        setStatus('idle');
+        return void refuse(stockProblem);
+      }
+
+      setStatus('paying');
+      const orderData = buildOrderData(lines, shipping, totals, couponCode);
+      let order;
+      try {
+        order = await createPaymentOrder({
+          amount: totals.total,
+          currency: 'INR',
+          receipt: `receipt_${Date.now()}`,
+          orderData,
+        }).unwrap();
+      } catch (error) {
+        busy.current = false;
+        setStatus('failed');
+        // A refusal (sold out, a coupon used up, too many open checkouts, a bad field) says what is wrong.
+        if (isApiError(error) && error.title) return void refuse({ title: error.title, message: error.message });
+        const refusal = isApiError(error) && typeof error.status === 'number' && error.status < 500;
+        return void refuse({
+          title: 'Payment failed',
+          message: refusal ? error.message : 'Failed to initiate payment. Please try again.',
+        });
+      }
+
+      let Razorpay;
+      try {
+        Razorpay = await loadCheckoutScript(checkoutScriptUrl(order.key_id));
+      } catch {
+        busy.current = false;
+        setStatus('failed');
+        return void refuse({ title: 'Payment failed', message: 'Failed to initiate payment. Please try again.' });
+      }
+
+      const units = lines.reduce((sum, line) => sum + line.quantity, 0);
+      try {
+        const dialog = new Razorpay({
+          key: order.key_id,
+          amount: order.amount,
+          currency: order.currency,
+          name: 'Kapda',
+          description: `Order of ${units} item${units === 1 ? '' : 's'}, ${formatRupees(totals.total)}`,
+          order_id: order.id,
+          prefill: { name: orderData.customerName, email: orderData.customerEmail, contact: orderData.customerPhone },
+          theme: { color: PAYMENT_THEME_COLOR },
+          handler: (response) => void verify(response, orderData),
+          modal: {
+            ondismiss: () => {
+              busy.current = false;
+              setStatus('cancelled');
+              refuse({ title: 'Payment cancelled', message: 'Your cart is kept; you can pay again.' }, 'info');
+            },
+          },
+        });
+        // The dialog stays open after a failed attempt: the shopper may pay again or cancel.
+        dialog.on('payment.failed', (response: RazorpayFailure) => {
+          setStatus('failed');
+          refuse({ title: 'Payment failed', message: response.error?.description || 'Payment could not be processed' });
+        });
+        dialog.open();
+      } catch {
+        busy.current = false;
+        setStatus('failed');
+        refuse({ title: 'Payment failed', message: 'Failed to initiate payment. Please try again.' });
+      }
+    },
+    [createPaymentOrder, recheckLines, refuse, verify],
+  );
+
+  return { pay, status };
+}
