@@ -74,9 +74,18 @@ export function createAppRoutes(): RouteObject[] {
                       lazy: () =>
                         import('./routes/admin/dashboard').then((m) => ({ Component: m.AdminDashboardRoute })),
                     },
-                    pendingAdminScreen(paths.admin.products.path, { title: 'Products' }),
-                    pendingAdminScreen(paths.admin.orders.path, { title: 'Orders' }),
-                    pendingAdminScreen(paths.admin.users.path, { title: 'Users' }),
+                    {
+                      path: paths.admin.products.path,
+                      lazy: () => import('./routes/admin/products').then((m) => ({ Component: m.AdminProductsRoute })),
+                    },
+                    {
+                      path: paths.admin.orders.path,
+                      lazy: () => import('./routes/admin/orders').then((m) => ({ Component: m.AdminOrdersRoute })),
+                    },
+                    {
+                      path: paths.admin.users.path,
+                      lazy: () => import('./routes/admin/users').then((m) => ({ Component: m.AdminUsersRoute })),
+                    },
                     pendingAdminScreen(paths.admin.testimonials.path, { title: 'Testimonials' }),
                     pendingAdminScreen(paths.admin.collections.path, { title: 'Collections' }),
                     pendingAdminScreen(paths.admin.home.path, { title: 'Homepage Settings' }),

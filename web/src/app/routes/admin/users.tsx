@@ -1,0 +1,5 @@
+import { AdminUsers } from '@/features/admin/components/admin-users';
+
+export function AdminUsersRoute() {
+  return <AdminUsers />;
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { api, parseAnswer } from '@/lib/api-client';
+import { openAdminStream } from '../admin-stream';
+
+const figure = z.coerce.number().pipe(z.number().finite()).catch(0);
+
+export const dashboardStatsSchema = z.object({
+  totalOrders: figure,
+  /** Rupees. */
+  totalRevenue: figure,
+  ordersByStatus: z
+    .record(z.string(), figure)
+    .nullish()
+    .transform((value) => value ?? {}),
+  unseenOrders: figure,
+  /** The last 30 India-time days, oldest first. */
+  revenueByDay: z
+    .array(z.object({ date: z.string(), revenue: figure, orders: figure }))
+    .nullish()
+    .transform((value) => value ?? []),
+  totalProducts: figure,
+  lowStockProducts: figure,
+  outOfStockProducts: figure,
+  totalUsers: figure,
+  pendingTestimonials: figure,
+});
+export type DashboardStats = z.infer<typeof dashboardStatsSchema>;
+
+export const adminStatsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** The dashboard's figures; the push stream sends fresh ones (`stats`) whenever they change. */
+    getAdminStats: build.query<DashboardStats, void>({
+      query: () => '/orders/admin/stats',
+      transformResponse: (raw: unknown) => parseAnswer(dashboardStatsSchema, raw),
+      providesTags: ['Stats'],
+      keepUnusedDataFor: 5,
+      async onCacheEntryAdded(_arg, { updateCachedData, cacheDataLoaded, cacheEntryRemoved }) {
+        try {
+          await cacheDataLoaded;
+        } catch {
+          return;
+        }
+        const close = openAdminStream({
+          onStats: (data) => {
+            const parsed = dashboardStatsSchema.safeParse(data);
+            if (parsed.success) updateCachedData(() => parsed.data);
+          },
+        });
+        await cacheEntryRemoved;
+        close();
+      },
+    }),
+  }),
+});
+
+export const { useGetAdminStatsQuery } = adminStatsApi;

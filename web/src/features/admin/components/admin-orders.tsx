@@ -1,0 +1,219 @@
+import { useId, useState } from 'react';
+import { useAppDispatch } from '@/app/hooks';
+import { notificationShown } from '@/components/notifications/notifications-slice';
+import { PageTitle } from '@/components/seo/page-title';
+import { Spinner } from '@/components/ui/spinner';
+import { formatRupees } from '@/lib/money';
+import {
+  useDeleteOrderMutation,
+  useGetAdminOrdersQuery,
+  useMarkOrderSeenMutation,
+  useUpdateOrderStatusMutation,
+} from '../api/orders-api';
+import { canDeleteOrder, isSettableDeliveryStatus, SETTABLE_DELIVERY_STATUSES, type Order } from '../orders';
+import { ConfirmDialog } from './confirm-dialog';
+import { StatusBadge } from './status-badge';
+import styles from './admin-orders.module.css';
+
+const dateTime = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' });
+
+function formatCreatedAt(createdAt: string): string {
+  const date = new Date(createdAt);
+  return Number.isNaN(date.getTime()) ? createdAt : dateTime.format(date);
+}
+
+function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order) => void }) {
+  const dispatch = useAppDispatch();
+  const selectId = useId();
+  const [updateStatus, statusState] = useUpdateOrderStatusMutation();
+  const [markSeen, seenState] = useMarkOrderSeenMutation();
+
+  const changeStatus = async (value: string) => {
+    if (!isSettableDeliveryStatus(value) || value === order.deliveryStatus) return;
+    try {
+      await updateStatus({ orderNumber: order.orderNumber, deliveryStatus: value }).unwrap();
+    } catch {
+      dispatch(notificationShown({ type: 'error', title: 'Failed to update status' }));
+    }
+  };
+
+  const markAsSeen = async () => {
+    try {
+      await markSeen(order.orderNumber).unwrap();
+    } catch {
+      dispatch(notificationShown({ type: 'error', title: 'Failed to mark seen' }));
+    }
+  };
+
+  return (
+    <li>
+      <article className={styles.order} aria-label={`Order ${order.orderNumber}`}>
+        <header className={styles.orderHeader}>
+          <div>
+            <h2 className={styles.orderNumber}>{order.orderNumber}</h2>
+            <p className={styles.muted}>{formatCreatedAt(order.createdAt)}</p>
+          </div>
+          <div className={styles.badges}>
+            {order.seen ? null : <span className={styles.new}>New</span>}
+            <StatusBadge status={order.deliveryStatus} />
+          </div>
+        </header>
+
+        <dl className={styles.facts}>
+          <div>
+            <dt>Customer</dt>
+            <dd>
+              {order.customerName || '—'}
+              <br />
+              {order.customerPhone || '—'}
+              <br />
+              {order.customerEmail || '—'}
+            </dd>
+          </div>
+          <div>
+            <dt>Address</dt>
+            <dd className={styles.address}>{order.address || '—'}</dd>
+          </div>
+          <div>
+            <dt>Total</dt>
+            <dd>{formatRupees(order.totalAmount)}</dd>
+          </div>
+          <div>
+            <dt>Payment</dt>
+            <dd>{order.paymentStatus}</dd>
+          </div>
+          <div>
+            <dt>AWB</dt>
+            <dd>{order.shiprocketAWB ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>Tracking URL</dt>
+            <dd>
+              {order.shiprocketTrackingUrl ? (
+                <a href={order.shiprocketTrackingUrl} target="_blank" rel="noreferrer">
+                  {order.shiprocketTrackingUrl}
+                </a>
+              ) : (
+                '—'
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt>Tracking status</dt>
+            <dd>{order.shiprocketStatus ?? '—'}</dd>
+          </div>
+        </dl>
+
+        <ul className={styles.items} aria-label="Items">
+          {order.items.map((item, index) => (
+            <li key={`${String(item.Product.id)}-${item.size ?? ''}-${item.color ?? ''}-${index}`}>
+              <span>
+                {item.Product.name || 'Product'} x {item.orderedQuantity}
+                {[item.size && ` · Size ${item.size}`, item.color && ` · ${item.color}`].filter(Boolean).join('')}
+              </span>
+              <span>{formatRupees(item.totalAmount)}</span>
+            </li>
+          ))}
+        </ul>
+
+        <div className={styles.actions}>
+          <div className={styles.statusField}>
+            <label htmlFor={selectId} className="field-label">
+              Delivery status
+            </label>
+            <select
+              id={selectId}
+              className="input"
+              value={order.deliveryStatus}
+              disabled={statusState.isLoading}
+              onChange={(event) => void changeStatus(event.target.value)}
+            >
+              {isSettableDeliveryStatus(order.deliveryStatus) ? null : (
+                <option value={order.deliveryStatus} disabled>
+                  {order.deliveryStatus}
+                </option>
+              )}
+              {SETTABLE_DELIVERY_STATUSES.map((status) => (
+                <option key={status} value={status}>
+                  {status}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button
+            type="button"
+            className="btn btn-outline btn-sm"
+            onClick={() => void markAsSeen()}
+            disabled={order.seen || seenState.isLoading}
+          >
+            {order.seen ? 'Seen' : 'Mark Seen'}
+          </button>
+          {canDeleteOrder(order) ? (
+            <button type="button" className="btn btn-outline btn-sm" onClick={() => onDelete(order)}>
+              Delete
+            </button>
+          ) : null}
+        </div>
+      </article>
+    </li>
+  );
+}
+
+/** All orders, live from the push stream: delivery status, Mark Seen, and Delete for delivered orders. */
+export function AdminOrders() {
+  const dispatch = useAppDispatch();
+  const orders = useGetAdminOrdersQuery();
+  const [deleteOrder, deleteState] = useDeleteOrderMutation();
+  const [toDelete, setToDelete] = useState<Order | null>(null);
+
+  const confirmDelete = async () => {
+    if (!toDelete) return;
+    try {
+      await deleteOrder(toDelete.orderNumber).unwrap();
+      dispatch(notificationShown({ type: 'success', title: 'Order deleted' }));
+    } catch {
+      dispatch(notificationShown({ type: 'error', title: 'Failed to delete order' }));
+    }
+    setToDelete(null);
+  };
+
+  const list = orders.data ?? [];
+
+  return (
+    <section className="container page">
+      <PageTitle title="Orders" />
+      <h1 className="page-title">All Orders</h1>
+      {orders.isLoading ? (
+        <Spinner />
+      ) : orders.isError ? (
+        <p className={styles.error} role="alert">
+          Failed to load orders
+        </p>
+      ) : list.length === 0 ? (
+        <p className="empty-state">No orders yet</p>
+      ) : (
+        <>
+          <p className={styles.muted}>
+            {list.length} {list.length === 1 ? 'order' : 'orders'} · updates live
+          </p>
+          <div className={styles.scrollArea} role="region" aria-label="Orders list" tabIndex={0}>
+            <ul className={styles.list}>
+              {list.map((order) => (
+                <OrderCard key={order.orderNumber} order={order} onDelete={setToDelete} />
+              ))}
+            </ul>
+          </div>
+        </>
+      )}
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete order"
+        message={`Delete order ${toDelete?.orderNumber ?? ''}? Only delivered orders can be deleted, and this cannot be undone.`}
+        confirmLabel="Delete"
+        busy={deleteState.isLoading}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setToDelete(null)}
+      />
+    </section>
+  );
+}

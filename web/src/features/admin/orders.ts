@@ -1,0 +1,119 @@
+import { z } from 'zod';
+
+// Orders as the admin screen reads them (seed 001 "Order"), checked at the edge and lenient where the
+// server may leave a field out (the shipping-tracking fields are null until a courier is wired in).
+
+const text = z
+  .string()
+  .nullish()
+  .transform((value) => value ?? '');
+const optionalText = z
+  .string()
+  .nullish()
+  .transform((value) => value || null);
+const amount = z.coerce.number().pipe(z.number().finite()).catch(0);
+
+export const orderItemSchema = z.object({
+  Product: z
+    .object({ id: z.union([z.string(), z.number()]).nullish(), name: text })
+    .nullish()
+    .transform((product) => product ?? { id: null, name: '' }),
+  orderedQuantity: amount,
+  size: optionalText,
+  color: optionalText,
+  totalAmount: amount,
+});
+export type OrderItem = z.infer<typeof orderItemSchema>;
+
+export const orderSchema = z.object({
+  orderNumber: z.string().min(1),
+  createdAt: text,
+  deliveryStatus: z
+    .string()
+    .nullish()
+    .transform((value) => value || 'Processing'),
+  totalAmount: amount,
+  customerName: text,
+  customerPhone: text,
+  customerEmail: text,
+  address: text,
+  /** Shown as 'Pending' when the server sends none (seed 001). */
+  paymentStatus: z
+    .string()
+    .nullish()
+    .transform((value) => value || 'Pending'),
+  shiprocketAWB: optionalText,
+  shiprocketTrackingUrl: optionalText,
+  shiprocketStatus: optionalText,
+  seen: z
+    .boolean()
+    .nullish()
+    .transform((value) => value ?? false),
+  items: z
+    .array(z.unknown())
+    .nullish()
+    .transform((items) =>
+      (items ?? []).flatMap((item) => {
+        const parsed = orderItemSchema.safeParse(item);
+        return parsed.success ? [parsed.data] : [];
+      }),
+    ),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+/** Parses an order list, dropping entries that cannot be shown rather than failing the whole screen. */
+export function parseOrderList(raw: unknown): Order[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((item) => {
+    const parsed = orderSchema.safeParse(item);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+/** The delivery statuses an admin may set, in the dropdown's order. Cancelled is shown but never set. */
+export const SETTABLE_DELIVERY_STATUSES = ['Processing', 'Out for Delivery', 'Delivered'] as const;
+export type SettableDeliveryStatus = (typeof SETTABLE_DELIVERY_STATUSES)[number];
+
+export function isSettableDeliveryStatus(value: string): value is SettableDeliveryStatus {
+  return (SETTABLE_DELIVERY_STATUSES as readonly string[]).includes(value);
+}
+
+export type StatusTone = 'green' | 'blue' | 'yellow' | 'red' | 'grey';
+
+/** Badge colour per seed 001: delivered green, out for delivery blue, processing yellow, cancelled red, other grey. */
+export function statusTone(status: string): StatusTone {
+  switch (status.trim().toLowerCase()) {
+    case 'delivered':
+      return 'green';
+    case 'out for delivery':
+      return 'blue';
+    case 'processing':
+      return 'yellow';
+    case 'cancelled':
+    case 'canceled':
+      return 'red';
+    default:
+      return 'grey';
+  }
+}
+
+/** Only delivered orders can be deleted. */
+export function canDeleteOrder(order: Pick<Order, 'deliveryStatus'>): boolean {
+  return order.deliveryStatus === 'Delivered';
+}
+
+/**
+ * Applies one `order` event of the push stream to the list (newest first): a changed order replaces
+ * its entry, a new one goes on top, `{orderNumber, deleted: true}` removes it. Anything unreadable
+ * leaves the list as it was.
+ */
+export function applyOrderEvent(orders: readonly Order[], raw: unknown): Order[] {
+  const removal = z.object({ orderNumber: z.string(), deleted: z.literal(true) }).safeParse(raw);
+  if (removal.success) return orders.filter((order) => order.orderNumber !== removal.data.orderNumber);
+  const parsed = orderSchema.safeParse(raw);
+  if (!parsed.success) return [...orders];
+  const order = parsed.data;
+  const index = orders.findIndex((existing) => existing.orderNumber === order.orderNumber);
+  if (index === -1) return [order, ...orders];
+  return orders.map((existing, i) => (i === index ? order : existing));
+}
