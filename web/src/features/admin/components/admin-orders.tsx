@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { useAppDispatch } from '@/app/hooks';
 import { notificationShown } from '@/components/notifications/notifications-slice';
 import { PageTitle } from '@/components/seo/page-title';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { formatRupees } from '@/lib/money';
 import {
@@ -11,7 +12,6 @@ import {
   useUpdateOrderStatusMutation,
 } from '../api/orders-api';
 import { canDeleteOrder, isSettableDeliveryStatus, SETTABLE_DELIVERY_STATUSES, type Order } from '../orders';
-import { ConfirmDialog } from './confirm-dialog';
 import { StatusBadge } from './status-badge';
 import styles from './admin-orders.module.css';
 
@@ -205,15 +205,15 @@ export function AdminOrders() {
           </div>
         </>
       )}
-      <ConfirmDialog
-        open={toDelete !== null}
-        title="Delete order"
-        message={`Delete order ${toDelete?.orderNumber ?? ''}? Only delivered orders can be deleted, and this cannot be undone.`}
-        confirmLabel="Delete"
-        busy={deleteState.isLoading}
-        onConfirm={() => void confirmDelete()}
-        onCancel={() => setToDelete(null)}
-      />
+      {toDelete ? (
+        <ConfirmDialog
+          message={`Delete order ${toDelete.orderNumber}? Only delivered orders can be deleted.`}
+          confirmLabel="Delete"
+          busy={deleteState.isLoading}
+          onConfirm={() => void confirmDelete()}
+          onCancel={() => setToDelete(null)}
+        />
+      ) : null}
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch } from '@/app/hooks';
 import { notificationShown } from '@/components/notifications/notifications-slice';
 import { PageTitle } from '@/components/seo/page-title';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ProductImage } from '@/components/ui/product-image';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
@@ -11,7 +12,6 @@ import { isOutOfStock } from '@/lib/stock';
 import type { Product } from '@/types/api';
 import { useGetAdminProductsQuery } from '../api/admin-api';
 import { useDeleteProductMutation, useSetProductDelistedMutation } from '../api/products-admin-api';
-import { ConfirmDialog } from './confirm-dialog';
 import { ProductForm } from './product-form';
 import styles from './admin-products.module.css';
 
@@ -137,15 +137,15 @@ export function AdminProducts() {
           ))}
         </ul>
       )}
-      <ConfirmDialog
-        open={toDelete !== null}
-        title="Delete product"
-        message={`Delete ${toDelete?.name ?? 'this product'}? This cannot be undone.`}
-        confirmLabel="Delete"
-        busy={deleteState.isLoading}
-        onConfirm={() => void confirmDelete()}
-        onCancel={() => setToDelete(null)}
-      />
+      {toDelete ? (
+        <ConfirmDialog
+          message={`Delete ${toDelete.name}? This cannot be undone.`}
+          confirmLabel="Delete"
+          busy={deleteState.isLoading}
+          onConfirm={() => void confirmDelete()}
+          onCancel={() => setToDelete(null)}
+        />
+      ) : null}
     </section>
   );
 }
