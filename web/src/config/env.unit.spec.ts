@@ -23,4 +23,9 @@ describe('parseEnv', () => {
   it('rejects an origin that is not a URL, naming the key', () => {
     expect(() => parseEnv({ VITE_SERVER_ORIGIN: 'not a url' }, 'https://kapda.in')).toThrow(/VITE_SERVER_ORIGIN/);
   });
+
+  it('trims values and rejects one that is not a string', () => {
+    expect(parseEnv({ VITE_API_URL: '  /shop-api  ' }, 'https://kapda.in').apiUrl).toBe('https://kapda.in/shop-api');
+    expect(() => parseEnv({ VITE_API_URL: 42 }, 'https://kapda.in')).toThrow(/VITE_API_URL/);
+  });
 });

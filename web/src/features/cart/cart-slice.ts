@@ -1,7 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { z } from 'zod';
 import { readStoredJson, storageKeys, writeStoredJson } from '@/lib/storage';
-import { productSchema, type Product } from '@/types/api';
+import { isPlainRecord, readProduct, type Product } from '@/types/api';
 
 /** A cart line: the product's fields plus the chosen quantity, size and colour. */
 export type CartLine = Omit<Product, 'quantity' | 'size' | 'color'> & {
@@ -21,19 +20,27 @@ export function cartLineKey(line: { id: Product['id']; size: string | null; colo
   return [String(line.id), line.size ?? 'no size', line.color ?? 'no color'].join('|');
 }
 
-const storedLineSchema = productSchema.omit({ quantity: true, size: true, color: true }).extend({
-  quantity: z.number().int().positive(),
-  size: z.string().nullable(),
-  color: z.string().nullable(),
-});
+/** A stored line: a product's fields with the chosen quantity (a whole number above 0), size and colour. */
+function readStoredLine(item: unknown): CartLine | null {
+  if (!isPlainRecord(item)) return null;
+  const { quantity, size, color } = item;
+  if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity <= 0) return null;
+  if ((size !== null && typeof size !== 'string') || (color !== null && typeof color !== 'string')) return null;
+  try {
+    const { quantity: _stock, size: _sizes, color: _colours, ...fields } = readProduct(item);
+    return { ...fields, quantity, size, color };
+  } catch {
+    return null;
+  }
+}
 
 /** The cart kept in browser storage under key cart; lines that cannot be read are dropped. */
 export function readStoredCart(): CartLine[] {
   const stored = readStoredJson(storageKeys.cart);
   if (!Array.isArray(stored)) return [];
   return stored.flatMap((item) => {
-    const parsed = storedLineSchema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
+    const line = readStoredLine(item);
+    return line ? [line] : [];
   });
 }
 

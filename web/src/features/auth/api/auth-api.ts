@@ -1,20 +1,43 @@
-import { z } from 'zod';
 import { api, parseAnswer } from '@/lib/api-client';
-import { authResultSchema, userSchema, type AuthResult, type Gender, type User } from '@/types/api';
+import {
+  authResultSchema,
+  isPlainRecord,
+  parser,
+  readAuthResult,
+  readUser,
+  type AuthResult,
+  type Gender,
+  type User,
+} from '@/types/api';
 import { userUpdated } from '../session-slice';
 
 export type LoginInput = { email: string; password: string };
 export type RegisterInput = { name: string; email: string; phone: string; password: string };
 export type ProfileInput = { name: string; email: string; phone: string; dob: string | null; gender: Gender | null };
 
+/** The first reading that accepts the answer, else the last one's refusal. */
+function firstOf<T>(...readers: Array<(raw: unknown) => T>): (raw: unknown) => T {
+  return (raw) => {
+    for (const read of readers.slice(0, -1)) {
+      const parsed = parser(read).safeParse(raw);
+      if (parsed.success) return parsed.data;
+    }
+    return readers[readers.length - 1]!(raw);
+  };
+}
+
 // /auth/me may answer with the user itself or wrapped as { user }.
-const currentUserAnswer = z.union([z.object({ user: userSchema }).transform((answer) => answer.user), userSchema]);
+const currentUserAnswer = parser(
+  firstOf(
+    (raw) => readUser(isPlainRecord(raw) ? raw.user : undefined),
+    (raw) => readUser(raw),
+  ),
+);
 
 // A profile update may carry a fresh token (the old one names the old profile); keep it when it does.
-const profileUpdateAnswer = z.union([
-  authResultSchema,
-  userSchema.transform((user): AuthResult => ({ user, token: null })),
-]);
+const profileUpdateAnswer = parser(
+  firstOf(readAuthResult, (raw): AuthResult => ({ user: readUser(raw), token: null })),
+);
 
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
