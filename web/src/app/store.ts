@@ -9,6 +9,7 @@ import { notificationsSlice } from '@/components/notifications/notifications-sli
 import { cartSlice, saveCart } from '@/features/cart/cart-slice';
 import { saveSession, sessionSlice } from '@/features/auth/session-slice';
 import { api } from '@/lib/api-client';
+import { createSessionExpiryMiddleware } from './session-expiry';
 
 // Slices hold only what lives in the browser (session, cart, notifications); server data lives in `api`.
 export const rootReducer = combineSlices(api, sessionSlice, cartSlice, notificationsSlice);
@@ -34,7 +35,8 @@ export function makeStore(preloadedState?: Partial<RootState>) {
   return configureStore({
     reducer: rootReducer,
     preloadedState,
-    middleware: (getDefaultMiddleware) => getDefaultMiddleware().prepend(createStorageMirror()).concat(api.middleware),
+    middleware: (getDefaultMiddleware) =>
+      getDefaultMiddleware().prepend(createStorageMirror()).concat(api.middleware, createSessionExpiryMiddleware()),
   });
 }
 

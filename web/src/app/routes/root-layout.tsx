@@ -7,6 +7,7 @@ import { selectCurrentUser } from '@/features/auth/session-slice';
 import { CartAddedNotice } from '@/features/cart/components/cart-added-notice';
 import { selectCartLineCount } from '@/features/cart/cart-slice';
 import { useAppSelector } from '../hooks';
+import { useSessionExpiryRedirect } from '../session-expiry';
 
 /** Every page: header, the page, footer, notifications and the cart-added notice. */
 export function RootLayout() {
@@ -14,6 +15,7 @@ export function RootLayout() {
   const cartLineCount = useAppSelector(selectCartLineCount);
   const logout = useLogout();
   const navigation = useNavigation();
+  useSessionExpiryRedirect();
 
   return (
     <div className="app-shell">
