@@ -1,5 +1,5 @@
-import { PendingScreen } from '@/components/ui/pending-screen';
+import { MyOrdersPage } from '@/features/orders/components/my-orders-page';
 
 export function MyOrdersRoute() {
-  return <PendingScreen title="My Orders" />;
+  return <MyOrdersPage />;
 }

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { addressLines, addressPayload, emptyAddress, parseAddressList, validateAddress } from './address';
+
+describe('the address form', () => {
+  it("starts with the label 'Home'", () => {
+    expect(emptyAddress()).toMatchObject({ label: 'Home', isDefault: false });
+  });
+
+  it('requires label, name, phone and address line 1', () => {
+    expect(validateAddress({ ...emptyAddress(), label: ' ' })).toEqual({
+      label: 'Label is required',
+      name: 'Name is required',
+      phone: 'Phone is required',
+      addressLine1: 'Address line 1 is required',
+    });
+    expect(
+      validateAddress({ ...emptyAddress(), name: 'Asha', phone: '+919800000000', addressLine1: '12 MG Road' }),
+    ).toEqual({});
+  });
+
+  it('sends trimmed text', () => {
+    expect(addressPayload({ ...emptyAddress(), name: '  Asha ', isDefault: true })).toMatchObject({
+      name: 'Asha',
+      isDefault: true,
+    });
+  });
+
+  it('shows the filled parts of an address on one line', () => {
+    const [address] = parseAddressList([
+      {
+        id: 7,
+        label: 'Work',
+        name: 'Asha',
+        phone: '1',
+        addressLine1: '12 MG Road',
+        city: 'Bengaluru',
+        zipCode: '560001',
+      },
+    ]);
+    expect(address).toMatchObject({ id: '7', isDefault: false, addressLine2: '' });
+    expect(addressLines(address!)).toBe('12 MG Road, Bengaluru - 560001');
+  });
+});

@@ -1,0 +1,37 @@
+import { useEffect, useState } from 'react';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { env } from '@/config/env';
+import { ordersApi } from '../api/orders-api';
+import { applyOrderChange, parseOrderChange } from '../order-schema';
+
+export type StreamState = 'connecting' | 'live' | 'reconnecting';
+
+/**
+ * Keeps the cached own-orders list live from the push stream (GET /api/orders/stream, Server-Sent Events).
+ * EventSource cannot send headers, so the token goes in ?access_token=. After each `ready` (first connect
+ * and every reconnect) the list is refetched, so nothing committed while disconnected is missed; each
+ * `order` event then updates the cached list in place. EventSource reconnects by itself.
+ */
+export function useMyOrdersStream(): StreamState {
+  const dispatch = useAppDispatch();
+  const token = useAppSelector((state) => state.session.token);
+  const [state, setState] = useState<StreamState>('connecting');
+
+  useEffect(() => {
+    if (!token || typeof EventSource === 'undefined') return;
+    const source = new EventSource(`${env.apiUrl}/orders/stream?access_token=${encodeURIComponent(token)}`);
+    source.addEventListener('ready', () => {
+      setState('live');
+      void dispatch(ordersApi.endpoints.getMyOrders.initiate(undefined, { forceRefetch: true, subscribe: false }));
+    });
+    source.addEventListener('order', (event: MessageEvent<string>) => {
+      const change = parseOrderChange(event.data);
+      if (!change) return;
+      dispatch(ordersApi.util.updateQueryData('getMyOrders', undefined, (orders) => applyOrderChange(orders, change)));
+    });
+    source.addEventListener('error', () => setState('reconnecting'));
+    return () => source.close();
+  }, [dispatch, token]);
+
+  return state;
+}

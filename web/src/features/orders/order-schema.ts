@@ -1,0 +1,114 @@
+import { z } from 'zod';
+
+// An order as GET /api/orders and the push stream's `order` event carry it (seed 000 "Order").
+
+const money = z.coerce.number().pipe(z.number().finite()).catch(0);
+const text = z
+  .string()
+  .nullish()
+  .transform((value) => value ?? '');
+
+const orderLineSchema = z.object({
+  Product: z
+    .object({ id: z.union([z.string(), z.number()]), name: text, image: text.optional() })
+    .nullish()
+    .transform((product) => product ?? null),
+  orderedQuantity: z.coerce.number().catch(1),
+  size: z
+    .string()
+    .nullish()
+    .transform((value) => value || null),
+  color: z
+    .string()
+    .nullish()
+    .transform((value) => value || null),
+  totalAmount: money,
+});
+export type OrderLine = z.infer<typeof orderLineSchema>;
+
+export const orderSchema = z.object({
+  id: z.union([z.string(), z.number()]),
+  orderNumber: z.string(),
+  items: z.array(orderLineSchema).catch([]),
+  createdAt: text,
+  deliveryStatus: z
+    .string()
+    .nullish()
+    .transform((value) => value || 'Processing'),
+  totalAmount: money,
+  subtotal: money.optional(),
+  discountAmount: money.optional(),
+  couponCode: z
+    .string()
+    .nullish()
+    .transform((value) => value || null),
+  shippingCharge: money.optional(),
+  deliveryCharge: money.optional(),
+  customerName: text,
+  customerPhone: text,
+  customerEmail: text,
+  address: text,
+  pincode: text.optional(),
+  /** Shown as 'Pending' when absent (seed). */
+  paymentStatus: z
+    .string()
+    .nullish()
+    .transform((value) => value || 'Pending'),
+  razorpayPaymentId: text.optional(),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+/** Parses an order list, dropping entries that cannot be shown rather than failing the page. */
+export function parseOrderList(raw: unknown): Order[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((item) => {
+    const parsed = orderSchema.safeParse(item);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+/** What an `order` push event says: the order as it is now, or that it was deleted. */
+export type OrderChange = { kind: 'upsert'; order: Order } | { kind: 'deleted'; orderNumber: string };
+
+const deletedSchema = z.object({ orderNumber: z.string(), deleted: z.literal(true) });
+
+/** Reads an `order` event's data; null when it is not readable. */
+export function parseOrderChange(data: string): OrderChange | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  const deleted = deletedSchema.safeParse(raw);
+  if (deleted.success) return { kind: 'deleted', orderNumber: deleted.data.orderNumber };
+  const order = orderSchema.safeParse(raw);
+  return order.success ? { kind: 'upsert', order: order.data } : null;
+}
+
+/**
+ * Applies a pushed change to a newest-first list (in place, for an RTK Query draft): a known order is
+ * replaced where it stands, a new one goes on top, a deleted one leaves.
+ */
+export function applyOrderChange(orders: Order[], change: OrderChange): void {
+  const orderNumber = change.kind === 'deleted' ? change.orderNumber : change.order.orderNumber;
+  const at = orders.findIndex((order) => order.orderNumber === orderNumber);
+  if (change.kind === 'deleted') {
+    if (at >= 0) orders.splice(at, 1);
+  } else if (at >= 0) {
+    orders[at] = change.order;
+  } else {
+    orders.unshift(change.order);
+  }
+}
+
+/** Subtotal, discount, delivery (shipping + delivery charges) and total of an order. */
+export function orderTotals(order: Order): { subtotal: number; discount: number; delivery: number; total: number } {
+  const lineSum = order.items.reduce((sum, line) => sum + line.totalAmount, 0);
+  return {
+    subtotal: order.subtotal ?? lineSum,
+    discount: order.discountAmount ?? 0,
+    delivery: (order.shippingCharge ?? 0) + (order.deliveryCharge ?? 0),
+    total: order.totalAmount,
+  };
+}
