@@ -86,10 +86,27 @@ export function createAppRoutes(): RouteObject[] {
                       path: paths.admin.users.path,
                       lazy: () => import('./routes/admin/users').then((m) => ({ Component: m.AdminUsersRoute })),
                     },
-                    pendingAdminScreen(paths.admin.testimonials.path, { title: 'Testimonials' }),
-                    pendingAdminScreen(paths.admin.collections.path, { title: 'Collections' }),
-                    pendingAdminScreen(paths.admin.home.path, { title: 'Homepage Settings' }),
-                    pendingAdminScreen(paths.admin.homepageSections.path, { title: 'Homepage Sections' }),
+                    {
+                      path: paths.admin.testimonials.path,
+                      lazy: () =>
+                        import('./routes/admin/testimonials').then((m) => ({ Component: m.AdminTestimonialsRoute })),
+                    },
+                    {
+                      path: paths.admin.collections.path,
+                      lazy: () =>
+                        import('./routes/admin/collections').then((m) => ({ Component: m.AdminCollectionsRoute })),
+                    },
+                    {
+                      path: paths.admin.home.path,
+                      lazy: () => import('./routes/admin/home').then((m) => ({ Component: m.AdminHomeRoute })),
+                    },
+                    {
+                      path: paths.admin.homepageSections.path,
+                      lazy: () =>
+                        import('./routes/admin/homepage-sections').then((m) => ({
+                          Component: m.AdminHomepageSectionsRoute,
+                        })),
+                    },
                     {
                       path: paths.admin.coupons.path,
                       lazy: () => import('./routes/admin/coupons').then((m) => ({ Component: m.AdminCouponsRoute })),

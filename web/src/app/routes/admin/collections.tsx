@@ -1,0 +1,5 @@
+import { CollectionsPage } from '@/features/admin-curation/components/collections-page';
+
+export function AdminCollectionsRoute() {
+  return <CollectionsPage />;
+}

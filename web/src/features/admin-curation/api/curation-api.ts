@@ -1,0 +1,214 @@
+import { z } from 'zod';
+import { api } from '@/lib/api-client';
+import { parseProductList, type Product } from '@/types/api';
+
+const id = z.union([z.string(), z.number()]).transform(String);
+const text = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? '');
+
+/** Keeps the entries of a list that parse, so one odd row does not blank a whole screen. */
+function parseList<T>(schema: z.ZodType<T>, raw: unknown, key: string): T[] {
+  const list = Array.isArray(raw)
+    ? raw
+    : typeof raw === 'object' && raw !== null && Array.isArray((raw as Record<string, unknown>)[key])
+      ? ((raw as Record<string, unknown>)[key] as unknown[])
+      : [];
+  return list.flatMap((item) => {
+    const parsed = schema.safeParse(item);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+export const testimonialStatuses = ['pending', 'approved', 'rejected'] as const;
+export type TestimonialStatus = (typeof testimonialStatuses)[number];
+
+export const adminTestimonialSchema = z.object({
+  id,
+  rating: z.coerce.number().catch(5),
+  text,
+  status: z.enum(testimonialStatuses).catch('pending'),
+  createdAt: z.string().nullish(),
+  User: z
+    .object({ name: text, email: text })
+    .nullish()
+    .transform((v) => v ?? { name: '', email: '' }),
+});
+export type AdminTestimonial = z.infer<typeof adminTestimonialSchema>;
+
+export const collectionSchema = z.object({
+  id,
+  name: z.string(),
+  description: text,
+  image: z
+    .string()
+    .nullish()
+    .transform((v) => v || null),
+  Products: z
+    .array(z.object({ id, name: text, isDelisted: z.boolean().nullish() }))
+    .nullish()
+    .transform((v) => v ?? []),
+});
+export type Collection = z.infer<typeof collectionSchema>;
+
+export const slideSchema = z.object({
+  name: text,
+  price: z.coerce.number().catch(0),
+  image: text,
+  lining: text,
+  size: text,
+  height: text,
+});
+export type CarouselSlide = z.infer<typeof slideSchema>;
+
+export type HomepageConfig = { carousel: CarouselSlide[]; sections?: unknown };
+
+export const contentTypes = ['products', 'collections'] as const;
+export type ContentType = (typeof contentTypes)[number];
+export const textSizes = ['small', 'normal', 'big'] as const;
+export type TextSize = (typeof textSizes)[number];
+
+export const homeSectionSchema = z.object({
+  id,
+  name: z.string(),
+  contentType: z.enum(contentTypes).catch('products'),
+  contentIds: z.array(id).catch([]),
+  textStyle: z.string().catch('default'),
+  textColor: z.string().catch('#000000'),
+  backgroundColor: z.string().catch('#FFFFFF'),
+  textSize: z.preprocess((v) => (v === 'default' ? 'normal' : v), z.enum(textSizes)).catch('normal'),
+  displayOrder: z.coerce.number().catch(0),
+  isActive: z.boolean().catch(true),
+});
+export type HomeSection = z.infer<typeof homeSectionSchema>;
+export type HomeSectionInput = Omit<HomeSection, 'id'>;
+
+const listTag = <T extends 'Testimonial' | 'Collection' | 'HomeSection' | 'Product'>(type: T) => ({
+  type,
+  id: 'LIST' as const,
+});
+
+export const curationApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getAdminTestimonials: build.query<AdminTestimonial[], void>({
+      query: () => '/testimonials/admin/all',
+      transformResponse: (raw: unknown) => parseList(adminTestimonialSchema, raw, 'testimonials'),
+      providesTags: [listTag('Testimonial')],
+    }),
+    setTestimonialStatus: build.mutation<unknown, { id: string; status: TestimonialStatus }>({
+      query: ({ id: testimonialId, status }) => ({
+        url: `/testimonials/admin/${encodeURIComponent(testimonialId)}`,
+        method: 'PUT',
+        body: { status },
+      }),
+      invalidatesTags: ['Testimonial', 'Stats'],
+    }),
+    deleteTestimonial: build.mutation<unknown, string>({
+      query: (testimonialId) => ({ url: `/testimonials/admin/${encodeURIComponent(testimonialId)}`, method: 'DELETE' }),
+      invalidatesTags: ['Testimonial', 'Stats'],
+    }),
+
+    getCurationProducts: build.query<Product[], void>({
+      query: () => '/products',
+      transformResponse: (raw: unknown) => parseProductList(raw),
+      providesTags: [listTag('Product')],
+    }),
+
+    getAdminCollections: build.query<Collection[], void>({
+      query: () => '/collections',
+      transformResponse: (raw: unknown) => parseList(collectionSchema, raw, 'collections'),
+      providesTags: [listTag('Collection')],
+    }),
+    createCollection: build.mutation<unknown, FormData>({
+      query: (body) => ({ url: '/collections', method: 'POST', body }),
+      invalidatesTags: ['Collection'],
+    }),
+    updateCollectionImage: build.mutation<unknown, { id: string; body: FormData }>({
+      query: ({ id: collectionId, body }) => ({
+        url: `/collections/${encodeURIComponent(collectionId)}`,
+        method: 'PUT',
+        body,
+      }),
+      invalidatesTags: ['Collection', 'HomeSection'],
+    }),
+    deleteCollection: build.mutation<unknown, string>({
+      query: (collectionId) => ({ url: `/collections/${encodeURIComponent(collectionId)}`, method: 'DELETE' }),
+      invalidatesTags: ['Collection', 'HomeSection'],
+    }),
+    addCollectionProduct: build.mutation<unknown, { id: string; productId: string }>({
+      query: ({ id: collectionId, productId }) => ({
+        url: `/collections/${encodeURIComponent(collectionId)}/products`,
+        method: 'POST',
+        body: { productId },
+      }),
+      invalidatesTags: ['Collection'],
+    }),
+    removeCollectionProduct: build.mutation<unknown, { id: string; productId: string }>({
+      query: ({ id: collectionId, productId }) => ({
+        url: `/collections/${encodeURIComponent(collectionId)}/products`,
+        method: 'DELETE',
+        body: { productId },
+      }),
+      invalidatesTags: ['Collection'],
+    }),
+
+    getAdminHomepage: build.query<HomepageConfig, void>({
+      query: () => '/home',
+      transformResponse: (raw: unknown) => {
+        const record = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+        return {
+          carousel: parseList(slideSchema, record.carousel, 'carousel'),
+          ...('sections' in record ? { sections: record.sections } : {}),
+        };
+      },
+      providesTags: ['Homepage'],
+    }),
+    saveHomepage: build.mutation<unknown, FormData>({
+      query: (body) => ({ url: '/home', method: 'PUT', body }),
+      invalidatesTags: ['Homepage'],
+    }),
+
+    getAdminHomeSections: build.query<HomeSection[], void>({
+      query: () => ({ url: '/home/sections', params: { all: true } }),
+      transformResponse: (raw: unknown) =>
+        parseList(homeSectionSchema, raw, 'sections').sort((a, b) => a.displayOrder - b.displayOrder),
+      providesTags: [listTag('HomeSection')],
+    }),
+    createHomeSection: build.mutation<unknown, HomeSectionInput>({
+      query: (body) => ({ url: '/home/sections', method: 'POST', body }),
+      invalidatesTags: ['HomeSection'],
+    }),
+    updateHomeSection: build.mutation<unknown, { id: string; input: HomeSectionInput }>({
+      query: ({ id: sectionId, input }) => ({
+        url: `/home/sections/${encodeURIComponent(sectionId)}`,
+        method: 'PUT',
+        body: input,
+      }),
+      invalidatesTags: ['HomeSection'],
+    }),
+    deleteHomeSection: build.mutation<unknown, string>({
+      query: (sectionId) => ({ url: `/home/sections/${encodeURIComponent(sectionId)}`, method: 'DELETE' }),
+      invalidatesTags: ['HomeSection'],
+    }),
+  }),
+});
+
+export const {
+  useGetAdminTestimonialsQuery,
+  useSetTestimonialStatusMutation,
+  useDeleteTestimonialMutation,
+  useGetCurationProductsQuery,
+  useGetAdminCollectionsQuery,
+  useCreateCollectionMutation,
+  useUpdateCollectionImageMutation,
+  useDeleteCollectionMutation,
+  useAddCollectionProductMutation,
+  useRemoveCollectionProductMutation,
+  useGetAdminHomepageQuery,
+  useSaveHomepageMutation,
+  useGetAdminHomeSectionsQuery,
+  useCreateHomeSectionMutation,
+  useUpdateHomeSectionMutation,
+  useDeleteHomeSectionMutation,
+} = curationApi;

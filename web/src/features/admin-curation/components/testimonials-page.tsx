@@ -1,0 +1,121 @@
+import { useAppDispatch } from '@/app/hooks';
+import { notificationShown } from '@/components/notifications/notifications-slice';
+import { PageTitle } from '@/components/seo/page-title';
+import { Spinner } from '@/components/ui/spinner';
+import {
+  useDeleteTestimonialMutation,
+  useGetAdminTestimonialsQuery,
+  useSetTestimonialStatusMutation,
+  type AdminTestimonial,
+} from '../api/curation-api';
+import styles from './curation.module.css';
+
+function Stars({ rating }: { rating: number }) {
+  const whole = Math.max(0, Math.min(5, Math.round(rating)));
+  return (
+    <span className={styles.stars} role="img" aria-label={`${whole} out of 5 stars`}>
+      {'★'.repeat(whole)}
+      {'☆'.repeat(5 - whole)}
+    </span>
+  );
+}
+
+/** /admin/testimonials: every review with Approve, Reject and Delete. */
+export function TestimonialsPage() {
+  const dispatch = useAppDispatch();
+  const testimonials = useGetAdminTestimonialsQuery();
+  const [setStatus, statusChange] = useSetTestimonialStatusMutation();
+  const [deleteTestimonial, deletion] = useDeleteTestimonialMutation();
+  const busy = statusChange.isLoading || deletion.isLoading;
+
+  async function moderate(testimonial: AdminTestimonial, status: 'approved' | 'rejected') {
+    try {
+      await setStatus({ id: testimonial.id, status }).unwrap();
+      dispatch(
+        notificationShown({
+          type: 'success',
+          message: status === 'approved' ? 'Testimonial approved' : 'Testimonial rejected',
+        }),
+      );
+    } catch {
+      dispatch(
+        notificationShown({ type: 'error', message: status === 'approved' ? 'Failed to approve' : 'Failed to reject' }),
+      );
+    }
+  }
+
+  async function remove(testimonial: AdminTestimonial) {
+    try {
+      await deleteTestimonial(testimonial.id).unwrap();
+      dispatch(notificationShown({ type: 'success', message: 'Testimonial deleted' }));
+    } catch {
+      dispatch(notificationShown({ type: 'error', message: 'Failed to delete' }));
+    }
+  }
+
+  const list = testimonials.data ?? [];
+  return (
+    <section className="container page">
+      <PageTitle title="Testimonials" />
+      <h1 className="page-title">Testimonials</h1>
+      {testimonials.isLoading ? (
+        <Spinner />
+      ) : testimonials.isError ? (
+        <p className="empty-state" role="alert">
+          Failed to load testimonials
+        </p>
+      ) : list.length === 0 ? (
+        <p className="empty-state">No testimonials yet.</p>
+      ) : (
+        <ul className={styles.list} aria-label="Testimonials">
+          {list.map((testimonial) => (
+            <li key={testimonial.id} className={styles.card}>
+              <div className={`${styles.row} ${styles.between}`}>
+                <Stars rating={testimonial.rating} />
+                <span className={`${styles.status} ${styles[testimonial.status] ?? ''}`}>{testimonial.status}</span>
+              </div>
+              <p className={styles.text}>“{testimonial.text}”</p>
+              <p className={styles.meta}>
+                {testimonial.User.name || 'Anonymous'}
+                {testimonial.User.email ? ` · ${testimonial.User.email}` : ''}
+                {testimonial.createdAt
+                  ? ` · ${new Date(testimonial.createdAt).toLocaleDateString('en-IN', { timeZone: 'Asia/Kolkata' })}`
+                  : ''}
+              </p>
+              <div className={styles.actions}>
+                {testimonial.status === 'approved' ? null : (
+                  <button
+                    type="button"
+                    className="btn btn-primary btn-sm"
+                    disabled={busy}
+                    onClick={() => void moderate(testimonial, 'approved')}
+                  >
+                    Approve
+                  </button>
+                )}
+                {testimonial.status === 'rejected' ? null : (
+                  <button
+                    type="button"
+                    className="btn btn-outline btn-sm"
+                    disabled={busy}
+                    onClick={() => void moderate(testimonial, 'rejected')}
+                  >
+                    Reject
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className={`btn btn-outline btn-sm ${styles.danger}`}
+                  disabled={busy}
+                  onClick={() => void remove(testimonial)}
+                >
+                  Delete
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
