@@ -11,6 +11,25 @@ export const productsApi = api.injectEndpoints({
         ...products.map((product) => ({ type: 'Product' as const, id: String(product.id) })),
       ],
     }),
+    /** Listed products by units sold, most first (newest first while nothing has sold). */
+    getBestSellers: build.query<Product[], void>({
+      query: () => ({ url: '/products', params: { sort: 'best-selling' } }),
+      transformResponse: (raw: unknown) => parseProductList(raw),
+      providesTags: (products = []) => [
+        { type: 'Product', id: 'LIST' },
+        ...products.map((product) => ({ type: 'Product' as const, id: String(product.id) })),
+      ],
+    }),
+    /** A collection's listed products in the order they were added (GET /products?collection={id}). */
+    getCollectionProducts: build.query<Product[], string>({
+      query: (collectionId) => ({ url: '/products', params: { collection: collectionId } }),
+      transformResponse: (raw: unknown) => parseProductList(raw),
+      providesTags: (products = [], _error, collectionId) => [
+        { type: 'Product', id: 'LIST' },
+        { type: 'Collection', id: collectionId },
+        ...products.map((product) => ({ type: 'Product' as const, id: String(product.id) })),
+      ],
+    }),
     getProduct: build.query<Product, string>({
       query: (productId) => `/products/${encodeURIComponent(productId)}`,
       transformResponse: (raw: unknown) => parseAnswer(productSchema, raw),
@@ -19,4 +38,5 @@ export const productsApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetProductsQuery, useGetProductQuery } = productsApi;
+export const { useGetProductsQuery, useGetProductQuery, useGetBestSellersQuery, useGetCollectionProductsQuery } =
+  productsApi;

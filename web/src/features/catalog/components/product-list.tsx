@@ -4,7 +4,7 @@ import { PageTitle } from '@/components/seo/page-title';
 import { CloseIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import type { Product } from '@/types/api';
-import { useGetProductsQuery } from '../api/products-api';
+import { useGetCollectionProductsQuery, useGetProductsQuery } from '../api/products-api';
 import { filterProducts, listCategories, resolveCategory } from '../product-filters';
 import { CategoryList } from './category-list';
 import type { ProductCardActions } from './product-card';
@@ -20,8 +20,12 @@ const NO_PRODUCTS: Product[] = [];
  * A failed load shows the empty state, as for every public list.
  */
 export function ProductList(actions: ProductCardActions) {
-  const { data = NO_PRODUCTS, isLoading } = useGetProductsQuery();
   const [searchParams, setSearchParams] = useSearchParams();
+  // ?collection={id} narrows the list to that collection's products (an unknown one shows the empty state).
+  const collectionId = searchParams.get('collection')?.trim() || null;
+  const allProducts = useGetProductsQuery(undefined, { skip: collectionId !== null });
+  const collectionProducts = useGetCollectionProductsQuery(collectionId ?? '', { skip: collectionId === null });
+  const { data = NO_PRODUCTS, isLoading } = collectionId === null ? allProducts : collectionProducts;
   const [search, setSearch] = useState('');
   const [drawerOpen, setDrawerOpen] = useState(false);
   const drawerId = useId();

@@ -98,4 +98,23 @@ describe('ProductList', () => {
     renderList();
     expect(await screen.findByText('No products found')).toBeTruthy();
   });
+
+  it('lists only the collection given by ?collection= (GET /products?collection={id})', async () => {
+    const fetchMock = fakeApi({
+      'GET /api/products': (request) => {
+        const collection = new URL(request.url).searchParams.get('collection');
+        if (collection === '7') return jsonResponse([products[1]]);
+        if (collection) return jsonResponse({ message: 'Collection not found' }, 404);
+        return jsonResponse(products);
+      },
+    });
+    const { unmount } = renderList('/products?collection=7');
+    expect(await screen.findByRole('article', { name: 'Silk Saree' })).toBeTruthy();
+    expect(cardNames()).toEqual(['Silk Saree']);
+    expect(fetchMock.mock.calls).toHaveLength(1);
+    unmount();
+
+    renderList('/products?collection=99');
+    expect(await screen.findByText('No products found')).toBeTruthy();
+  });
 });
