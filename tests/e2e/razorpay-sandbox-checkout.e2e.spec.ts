@@ -1,9 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import type { Server } from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import express from 'express';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from '../../services/shared/src/runtime/host.ts';
 import {
@@ -14,15 +11,15 @@ import {
   type RazorpaySandbox,
 } from '../../services/checkout/src/payment-provider/index.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { launchBrowser } from './support/browser.ts';
 import { waitUntil } from '../support/wait-until.ts';
 
 /**
- * The sandbox's checkout.js in a real browser (Debian's headless Chromium, driven without Playwright):
+ * The sandbox's checkout.js in a real browser (Debian's headless Chromium through playwright-core):
  * a shop page on one origin loads the script from the sandbox on another, opens the dialog and clicks its
  * buttons; the page reports every callback to the test server, which waits for them with a deadline.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
 const keyId = 'rzp_test_browserKey01';
 const keySecret = 'browser-key-secret';
 
@@ -39,8 +36,8 @@ let sandboxUrl: string;
 let shopUrl: string;
 let provider: PaymentProvider;
 const reports: Report[] = [];
-let browser: ChildProcess | undefined;
-let profileDir: string | undefined;
+let browser: Browser;
+let context: BrowserContext | undefined;
 
 async function serve(app: express.Express): Promise<string> {
   const { server, port } = await listen(app, 0, '127.0.0.1');
@@ -108,7 +105,7 @@ window.addEventListener('error', (e) => report('page-error', { message: String(e
 </script></body></html>`;
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM} (Debian package chromium)`);
+  browser = await launchBrowser();
   db = await createTestDatabase();
   sandbox = createRazorpaySandbox({ keyId, keySecret, pool: db.pool, basePath: '/razorpay-sandbox' });
   const sandboxApp = express();
@@ -127,10 +124,12 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  await closeBrowser();
+  await context?.close();
+  context = undefined;
 });
 
 afterAll(async () => {
+  await browser?.close();
   await sandbox?.close();
   for (const s of servers) {
     s.closeAllConnections();
@@ -139,44 +138,18 @@ afterAll(async () => {
   await db?.drop();
 });
 
-function openBrowser(url: string): void {
-  profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rzp-sandbox-chromium-'));
-  const args = [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--no-first-run',
-    '--no-default-browser-check',
-    `--user-data-dir=${profileDir}`,
-    url,
-  ];
-  // Its own process group, so closing it ends its renderer and helper processes too.
-  browser = spawn(CHROMIUM, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  browser.stderr?.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-4000)));
-  browser.on('exit', (code) => {
-    if (code)
-      reports.push({ scenario: '*', kind: 'page-error', data: { message: `chromium exited ${code}: ${stderr}` } });
-  });
-}
-
-async function closeBrowser(): Promise<void> {
-  const child = browser;
-  browser = undefined;
-  if (child?.pid && child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise((r) => child.once('exit', r));
-    process.kill(-child.pid, 'SIGKILL');
-    await exited;
-  }
-  if (profileDir) fs.rmSync(profileDir, { recursive: true, force: true });
-  profileDir = undefined;
+/** A fresh browser context (no shared storage) on the shop page; page errors are reported like the page's own. */
+async function openPage(scenario: string, url: string): Promise<void> {
+  context = await browser.newContext();
+  const page = await context.newPage();
+  page.on('pageerror', (error) => reports.push({ scenario, kind: 'page-error', data: { message: String(error) } }));
+  await page.goto(url);
 }
 
 async function runScenario(scenario: 'pay' | 'cancel' | 'fail', until: (r: Report[]) => boolean) {
   const order = await provider.createOrder({ amountPaise: 149_950, currency: 'INR', receipt: `browser_${scenario}` });
   const url = `${shopUrl}/checkout?${new URLSearchParams({ scenario, key: keyId, order: order.id, amount: '149950' })}`;
-  openBrowser(url);
+  await openPage(scenario, url);
   const mine = () => reports.filter((r) => r.scenario === scenario || r.scenario === '*');
   await waitUntil(
     async () => {
