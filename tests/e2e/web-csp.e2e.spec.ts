@@ -1,9 +1,8 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from '../../services/shared/src/runtime/host.ts';
 import {
@@ -17,15 +16,16 @@ import { setWebSecurityHeaders, WEB_DIST } from '../../services/gateway/src/web.
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { startTestShop, type TestShop } from '../support/test-shop.ts';
 import { waitUntil } from '../support/wait-until.ts';
+import { launchBrowser } from './support/browser.ts';
 
 /**
- * Issue 15, defect 8: the web app's Content-Security-Policy in a real browser (Debian's headless Chromium).
+ * Issue 15, defect 8: the web app's Content-Security-Policy in a real browser (Debian's headless Chromium
+ * through playwright-core).
  * A page served with the app's security headers, on the origin that hosts the Razorpay sandbox (as the
  * gateway does), loads /razorpay-sandbox/v1/checkout.js and pays through its dialog; an inline script on the
  * same page is blocked. And the built web app renders under its own CSP.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
 const keyId = 'rzp_test_cspKey01';
 const keySecret = 'csp-key-secret';
 
@@ -40,8 +40,8 @@ let db: TestDatabase;
 let sandbox: RazorpaySandbox;
 let provider: PaymentProvider;
 let originUrl: string;
-let browser: ChildProcess | undefined;
-let profileDir: string | undefined;
+let browser: Browser;
+let context: BrowserContext | undefined;
 
 // Same-origin, external: the CSP allows no inline script, so the page's logic lives in /probe.js.
 const PROBE = `
@@ -83,7 +83,7 @@ const PAGE = `<!doctype html>
 </body></html>`;
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM} (Debian package chromium)`);
+  browser = await launchBrowser();
   db = await createTestDatabase();
   sandbox = createRazorpaySandbox({ keyId, keySecret, pool: db.pool, basePath: '/razorpay-sandbox' });
   const app = express();
@@ -107,18 +107,12 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  const child = browser;
-  browser = undefined;
-  if (child?.pid && child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise((r) => child.once('exit', r));
-    process.kill(-child.pid, 'SIGKILL');
-    await exited;
-  }
-  if (profileDir) fs.rmSync(profileDir, { recursive: true, force: true });
-  profileDir = undefined;
+  await context?.close();
+  context = undefined;
 });
 
 afterAll(async () => {
+  await browser?.close();
   await sandbox?.close();
   for (const s of servers) {
     s.closeAllConnections();
@@ -127,25 +121,19 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const chromiumArgs = () => {
-  profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csp-chromium-'));
-  return [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--no-first-run',
-    '--no-default-browser-check',
-    `--user-data-dir=${profileDir}`,
-  ];
-};
+/** A fresh browser context (no shared storage or cache); page errors are reported like the page's own. */
+async function openPage() {
+  context = await browser.newContext();
+  const page = await context.newPage();
+  page.on('pageerror', (error) => reports.push({ kind: 'page-error', data: { message: String(error) } }));
+  return page;
+}
 
 describe('web app Content-Security-Policy in Chromium (issue 15, defect 8)', () => {
   it("a page under the app's CSP loads the same-origin sandbox checkout.js and pays; an inline script is blocked", async () => {
     const order = await provider.createOrder({ amountPaise: 99_900, currency: 'INR', receipt: 'csp_pay' });
     const url = `${originUrl}/checkout?${new URLSearchParams({ key: keyId, order: order.id, amount: '99900' })}`;
-    // Its own process group, so closing it ends its renderer and helper processes too.
-    browser = spawn(CHROMIUM, [...chromiumArgs(), url], { detached: true, stdio: 'ignore' });
+    await (await openPage()).goto(url);
     await waitUntil(
       () => {
         const errors = reports.filter((r) => r.kind === 'page-error');
@@ -187,20 +175,22 @@ describe('web app Content-Security-Policy in Chromium (issue 15, defect 8)', () 
       );
       expect(head.headers.get('x-frame-options')).toBe('DENY');
       expect(head.headers.get('x-content-type-options')).toBe('nosniff');
-      const dom = await new Promise<string>((resolve, reject) => {
-        execFile(
-          CHROMIUM,
-          [...chromiumArgs(), '--dump-dom', '--virtual-time-budget=15000', `${shop.url}/`],
-          { timeout: 60_000, maxBuffer: 20 * 1024 * 1024 },
-          (err, stdout) => (err ? reject(err) : resolve(stdout)),
-        );
+      const page = await openPage();
+      const refused: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
       });
+      await page.goto(`${shop.url}/`);
+      const products = (await (await fetch(`${shop.url}/api/products`)).json()) as Array<{ name: string }>;
+      await page.getByText(products[0]!.name).first().waitFor({ timeout: 30_000 });
+      const dom = await page.content();
       // React rendered the shell and the seeded catalog: scripts, styles and the API call were allowed.
       const root = /<div id="root">([\s\S]*)<\/div>/.exec(dom)?.[1] ?? '';
       expect(root.length).toBeGreaterThan(500);
-      const products = (await (await fetch(`${shop.url}/api/products`)).json()) as Array<{ name: string }>;
       const escape = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
       expect(products.some((p) => dom.includes(escape(p.name)))).toBe(true);
+      expect(refused).toEqual([]);
+      expect(reports.filter((r) => r.kind === 'page-error')).toEqual([]);
     });
   });
 });
