@@ -76,9 +76,11 @@ async function fillShipping(page: Page, contact?: { name: string; email: string;
   await page.getByLabel('Pincode *').fill('560038');
 }
 
-/** Checks a screen at both widths: no sideways scrolling, and a screenshot of each. */
+/** Checks a screen at both widths: no sideways scrolling, and a screenshot of each (notifications closed). */
 async function atBothWidths(page: Page, name: string, ready: () => Promise<unknown>) {
   const original = page.viewportSize() ?? VIEWPORTS.desktop;
+  const close = page.getByRole('button', { name: 'Close notification' });
+  while ((await close.count()) > 0) await close.first().click();
   for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
     await page.setViewportSize(viewport);
     await ready();
