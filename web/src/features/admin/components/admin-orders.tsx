@@ -58,6 +58,44 @@ function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order)
             <StatusBadge status={order.deliveryStatus} />
           </div>
         </header>
+        <div className={styles.actions}>
+          <div className={styles.statusField}>
+            <label htmlFor={selectId} className="field-label">
+              Delivery status
+            </label>
+            <select
+              id={selectId}
+              className="input"
+              value={order.deliveryStatus}
+              disabled={statusState.isLoading}
+              onChange={(event) => void changeStatus(event.target.value)}
+            >
+              {isSettableDeliveryStatus(order.deliveryStatus) ? null : (
+                <option value={order.deliveryStatus} disabled>
+                  {order.deliveryStatus}
+                </option>
+              )}
+              {SETTABLE_DELIVERY_STATUSES.map((status) => (
+                <option key={status} value={status}>
+                  {status}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button
+            type="button"
+            className="btn btn-outline btn-sm"
+            onClick={() => void markAsSeen()}
+            disabled={order.seen || seenState.isLoading}
+          >
+            {order.seen ? 'Seen' : 'Mark Seen'}
+          </button>
+          {canDeleteOrder(order) ? (
+            <button type="button" className="btn btn-outline btn-sm" onClick={() => onDelete(order)}>
+              Delete
+            </button>
+          ) : null}
+        </div>
 
         <dl className={styles.facts}>
           <div>
@@ -115,45 +153,6 @@ function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order)
             </li>
           ))}
         </ul>
-
-        <div className={styles.actions}>
-          <div className={styles.statusField}>
-            <label htmlFor={selectId} className="field-label">
-              Delivery status
-            </label>
-            <select
-              id={selectId}
-              className="input"
-              value={order.deliveryStatus}
-              disabled={statusState.isLoading}
-              onChange={(event) => void changeStatus(event.target.value)}
-            >
-              {isSettableDeliveryStatus(order.deliveryStatus) ? null : (
-                <option value={order.deliveryStatus} disabled>
-                  {order.deliveryStatus}
-                </option>
-              )}
-              {SETTABLE_DELIVERY_STATUSES.map((status) => (
-                <option key={status} value={status}>
-                  {status}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button
-            type="button"
-            className="btn btn-outline btn-sm"
-            onClick={() => void markAsSeen()}
-            disabled={order.seen || seenState.isLoading}
-          >
-            {order.seen ? 'Seen' : 'Mark Seen'}
-          </button>
-          {canDeleteOrder(order) ? (
-            <button type="button" className="btn btn-outline btn-sm" onClick={() => onDelete(order)}>
-              Delete
-            </button>
-          ) : null}
-        </div>
       </article>
     </li>
   );
