@@ -78,25 +78,6 @@ export function isSettableDeliveryStatus(value: string): value is SettableDelive
   return (SETTABLE_DELIVERY_STATUSES as readonly string[]).includes(value);
 }
 
-export type StatusTone = 'green' | 'blue' | 'yellow' | 'red' | 'grey';
-
-/** Badge colour per seed 001: delivered green, out for delivery blue, processing yellow, cancelled red, other grey. */
-export function statusTone(status: string): StatusTone {
-  switch (status.trim().toLowerCase()) {
-    case 'delivered':
-      return 'green';
-    case 'out for delivery':
-      return 'blue';
-    case 'processing':
-      return 'yellow';
-    case 'cancelled':
-    case 'canceled':
-      return 'red';
-    default:
-      return 'grey';
-  }
-}
-
 /** Only delivered orders can be deleted. */
 export function canDeleteOrder(order: Pick<Order, 'deliveryStatus'>): boolean {
   return order.deliveryStatus === 'Delivered';

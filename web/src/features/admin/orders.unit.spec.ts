@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyOrderEvent, canDeleteOrder, parseOrderList, statusTone } from './orders';
+import { applyOrderEvent, canDeleteOrder, parseOrderList } from './orders';
 
 const raw = (overrides: Record<string, unknown> = {}) => ({
   orderNumber: 'ORD-1',
@@ -17,16 +17,6 @@ const raw = (overrides: Record<string, unknown> = {}) => ({
   seen: false,
   items: [{ Product: { id: 'p1', name: 'Kurta' }, orderedQuantity: 2, size: 'M', color: null, totalAmount: 1499.5 }],
   ...overrides,
-});
-
-describe('statusTone', () => {
-  it("uses the seed's colours: delivered green, out for delivery blue, processing yellow, cancelled red, else grey", () => {
-    expect(statusTone('Delivered')).toBe('green');
-    expect(statusTone('Out for Delivery')).toBe('blue');
-    expect(statusTone('Processing')).toBe('yellow');
-    expect(statusTone('Cancelled')).toBe('red');
-    expect(statusTone('Returned')).toBe('grey');
-  });
 });
 
 describe('parseOrderList', () => {

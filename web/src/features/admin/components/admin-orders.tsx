@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { useAppDispatch } from '@/app/hooks';
 import { notificationShown } from '@/components/notifications/notifications-slice';
+import { DeliveryStatusBadge } from '@/components/orders/delivery-status-badge';
 import { PageTitle } from '@/components/seo/page-title';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Spinner } from '@/components/ui/spinner';
@@ -12,7 +13,6 @@ import {
   useUpdateOrderStatusMutation,
 } from '../api/orders-api';
 import { canDeleteOrder, isSettableDeliveryStatus, SETTABLE_DELIVERY_STATUSES, type Order } from '../orders';
-import { StatusBadge } from './status-badge';
 import styles from './admin-orders.module.css';
 
 const dateTime = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' });
@@ -55,7 +55,7 @@ function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order)
           </div>
           <div className={styles.badges}>
             {order.seen ? null : <span className={styles.new}>New</span>}
-            <StatusBadge status={order.deliveryStatus} />
+            <DeliveryStatusBadge status={order.deliveryStatus} />
           </div>
         </header>
         <div className={styles.actions}>
