@@ -196,6 +196,7 @@ describe('account screens (issue 10, browser test d)', () => {
       await page.setViewportSize(viewport);
       await page.getByRole('heading', { name: 'Saved Addresses' }).waitFor();
       expect(await horizontalOverflow(page)).toBe(0);
+      await page.evaluate('window.scrollTo(0, 0)');
       await screenshot(page, 'profile');
     }
     await context.close();
@@ -256,6 +257,7 @@ describe('account screens (issue 10, browser test d)', () => {
       await page.setViewportSize(viewport);
       await order.waitFor();
       expect(await horizontalOverflow(page)).toBe(0);
+      await page.evaluate('window.scrollTo(0, 0)');
       await screenshot(page, 'my-orders');
     }
     await context.close();

@@ -1,0 +1,93 @@
+import { act, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildUser } from '@/testing/data';
+import { fakeApi, jsonResponse } from '@/testing/fake-api';
+import { renderApp } from '@/testing/render-with-providers';
+
+/** A stand-in for the browser's EventSource: the test pushes events by name. */
+class FakeEventSource {
+  static last: FakeEventSource | null = null;
+  readonly listeners = new Map<string, Array<(event: MessageEvent<string>) => void>>();
+  closed = false;
+  constructor(readonly url: string) {
+    FakeEventSource.last = this;
+  }
+  addEventListener(type: string, listener: (event: MessageEvent<string>) => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+  close() {
+    this.closed = true;
+  }
+  push(type: string, data: unknown) {
+    const event = new MessageEvent<string>(type, { data: JSON.stringify(data) });
+    for (const listener of this.listeners.get(type) ?? []) listener(event);
+  }
+}
+
+afterEach(() => {
+  FakeEventSource.last = null;
+});
+
+const order = (deliveryStatus: string) => ({
+  id: 'ORD-100001',
+  orderNumber: 'ORD-100001',
+  createdAt: '2026-11-22T10:00:00.000Z',
+  deliveryStatus,
+  totalAmount: 1549,
+  subtotal: 1599,
+  discountAmount: 100,
+  couponCode: 'SAVE100',
+  shippingCharge: 0,
+  deliveryCharge: 50,
+  customerName: 'Asha Rao',
+  customerPhone: '+919800000000',
+  customerEmail: 'asha@example.in',
+  address: '12 MG Road, Bengaluru',
+  pincode: '560001',
+  paymentStatus: 'Paid',
+  razorpayPaymentId: 'pay_123',
+  items: [
+    {
+      Product: { id: 'p1', name: 'Mustard Cotton Kurta', price: 1599 },
+      orderedQuantity: 1,
+      size: 'M',
+      color: null,
+      totalAmount: 1599,
+    },
+  ],
+});
+
+describe('/my-orders', () => {
+  it("shows the shopper's orders with lines, totals and payment, and follows pushed status changes", async () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    // The server's current list: each pushed change below is made here first, as on the server.
+    let serverOrders: unknown[] = [order('Processing')];
+    const fetchMock = fakeApi({ 'GET /api/orders': () => jsonResponse(serverOrders) });
+    renderApp({ route: '/my-orders', preloadedState: { session: { user: buildUser(), token: 'token 1' } } });
+
+    const card = await screen.findByRole('article', { name: 'Order ORD-100001' }, { timeout: 5000 });
+    const inCard = within(card);
+    expect(inCard.getByText('Processing').getAttribute('data-tone')).toBe('processing');
+    expect(inCard.getByText('Mustard Cotton Kurta')).toBeTruthy();
+    expect(inCard.getByText('Discount (SAVE100)').nextElementSibling?.textContent).toBe('-₹100.00');
+    expect(inCard.getByText('Delivery').nextElementSibling?.textContent).toBe('₹50.00');
+    expect(inCard.getByText('Total').nextElementSibling?.textContent).toBe('₹1,549.00');
+    expect(inCard.getByText('Paid')).toBeTruthy();
+
+    const stream = FakeEventSource.last;
+    expect(stream?.url).toMatch(/\/api\/orders\/stream\?access_token=token%201$/);
+    const callsBefore = fetchMock.mock.calls.length;
+    act(() => stream?.push('ready', { userId: '1', isAdmin: false }));
+    expect(await screen.findByText('Live updates on')).toBeTruthy();
+    // After `ready` the list is read again, so nothing missed while connecting is lost.
+    await vi.waitFor(() => expect(fetchMock.mock.calls.length).toBeGreaterThan(callsBefore));
+
+    serverOrders = [order('Out for Delivery')];
+    act(() => stream?.push('order', order('Out for Delivery')));
+    expect((await inCard.findByText('Out for Delivery')).getAttribute('data-tone')).toBe('outForDelivery');
+
+    serverOrders = [];
+    act(() => stream?.push('order', { orderNumber: 'ORD-100001', deleted: true }));
+    expect(await screen.findByText('You have not placed any orders yet.')).toBeTruthy();
+  });
+});
