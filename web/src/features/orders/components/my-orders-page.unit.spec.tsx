@@ -6,7 +6,9 @@ import { renderApp } from '@/testing/render-with-providers';
 
 /** A stand-in for the browser's EventSource: the test pushes events by name. */
 class FakeEventSource {
+  static readonly CLOSED = 2;
   static last: FakeEventSource | null = null;
+  readyState = 1;
   readonly listeners = new Map<string, Array<(event: MessageEvent<string>) => void>>();
   closed = false;
   constructor(readonly url: string) {
