@@ -96,9 +96,14 @@ export function useCheckoutPayment(onOrderPlaced: () => void) {
         void navigate(paths.myOrders.getHref());
       } catch (error) {
         setStatus('verification-failed');
+        // The server's message, unless it only repeats the title.
+        const message = errorMessage(error, '');
         refuse({
           title: 'Payment verification failed',
-          message: errorMessage(error, 'An error occurred during payment verification'),
+          message:
+            message && message !== 'Payment verification failed'
+              ? message
+              : 'An error occurred during payment verification',
         });
       } finally {
         busy.current = false;
