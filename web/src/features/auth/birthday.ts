@@ -53,5 +53,5 @@ export function isBirthdayOn(dob: CalendarDate | null, today: CalendarDate): boo
 export function birthdayGreeting(name: string, dob: CalendarDate | null, today: CalendarDate): string | null {
   if (!isBirthdayOn(dob, today)) return null;
   const firstName = name.trim().split(/\s+/)[0];
-  return firstName ? `Happy Birthday, ${firstName}! 🎉` : 'Happy Birthday! 🎉';
+  return firstName ? `Happy Birthday, ${firstName}!` : 'Happy Birthday!';
 }

@@ -74,7 +74,7 @@ describe('the birthday greeting', () => {
 
   it('shows when today matches the day and month', () => {
     expect(isBirthdayOn(dob, day('2025-06-15'))).toBe(true);
-    expect(birthdayGreeting('Asha Rao', dob, day('2025-06-15'))).toBe('Happy Birthday, Asha! 🎉');
+    expect(birthdayGreeting('Asha Rao', dob, day('2025-06-15'))).toBe('Happy Birthday, Asha!');
   });
 
   it('does not show on the days around it, nor without a date of birth', () => {
@@ -92,7 +92,7 @@ describe('the birthday greeting', () => {
   });
 
   it('greets without a name when there is none', () => {
-    expect(birthdayGreeting('  ', dob, day('2025-06-15'))).toBe('Happy Birthday! 🎉');
+    expect(birthdayGreeting('  ', dob, day('2025-06-15'))).toBe('Happy Birthday!');
   });
 
   it('knows a date after today is in the future', () => {

@@ -88,7 +88,21 @@ function ProfileForm({ user }: { user: User }) {
       </h2>
       {greeting ? (
         <p className={styles.greeting} role="status">
-          {greeting}
+          <svg
+            width="20"
+            height="20"
+            viewBox="0 0 24 24"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+            aria-hidden="true"
+            focusable="false"
+          >
+            <path d="M4 21h16v-8H4zM4 16c2 1.5 4 1.5 6 0s4-1.5 6 0 3 1.5 4 0M12 13V9M12 6.5c-.8-.8-.8-1.7 0-2.5.8.8.8 1.7 0 2.5Z" />
+          </svg>
+          <span>{greeting}</span>
         </p>
       ) : null}
       <div className={styles.grid}>
