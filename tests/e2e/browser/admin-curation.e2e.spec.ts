@@ -221,6 +221,28 @@ describe('admin curation through the browser (issue 10, Must show c)', () => {
     await visitor.context.close();
   }, 180_000);
 
+  it('saves delivery settings through the form and the delivery quote follows them', async () => {
+    const { context, page } = await newVisitor(browser, shop.base, VIEWPORTS.desktop);
+    await loginAsAdmin(page);
+    await page.goto('/admin/delivery-settings');
+    await page.getByText('How it works').waitFor({ timeout: 15_000 });
+    expect(await page.getByLabel('Delivery Charge (₹)').inputValue()).toBe('50.00');
+    await page.getByLabel('Delivery Charge (₹)').fill('60');
+    await page.getByLabel('Free Delivery Threshold (₹)').fill('799.50');
+    await page.getByText('Delivery: free on orders of ₹799.50 or more, otherwise ₹60.00.').waitFor();
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await expectNotice(page, 'Settings updated successfully');
+    const quote = await api<{ deliveryCharge: number }>('POST', '/api/delivery/calculate', {
+      body: { orderTotal: 700 },
+    });
+    expect(quote.body.deliveryCharge).toBe(60);
+    expect(
+      (await api<{ deliveryCharge: number }>('POST', '/api/delivery/calculate', { body: { orderTotal: 799.5 } })).body
+        .deliveryCharge,
+    ).toBe(0);
+    await context.close();
+  }, 60_000);
+
   for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     it(`shows the curation screens at ${viewport.width} px without sideways scrolling (${label})`, async () => {
       const { context, page } = await newVisitor(browser, shop.base, viewport);

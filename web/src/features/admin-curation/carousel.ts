@@ -19,7 +19,7 @@ export function slideToForm(slide: CarouselSlide): SlideFormValues {
   return {
     key: newKey(),
     name: slide.name,
-    price: String(slide.price),
+    price: slide.price.toFixed(2),
     lining: slide.lining,
     size: slide.size,
     height: slide.height,
