@@ -91,6 +91,12 @@ async function placeOrder(account: Account): Promise<string> {
 
 const notification = (page: Page, title: string) => page.getByText(title, { exact: true }).first();
 
+/** Closes every open notification, so screenshots show the page itself. */
+async function closeNotifications(page: Page) {
+  const close = page.getByRole('button', { name: 'Close notification' });
+  while ((await close.count()) > 0) await close.first().click();
+}
+
 async function logIn(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
@@ -196,6 +202,7 @@ describe('account screens (issue 10, browser test d)', () => {
       await page.setViewportSize(viewport);
       await page.getByRole('heading', { name: 'Saved Addresses' }).waitFor();
       expect(await horizontalOverflow(page)).toBe(0);
+      await closeNotifications(page);
       await page.evaluate('window.scrollTo(0, 0)');
       await screenshot(page, 'profile');
     }
@@ -257,6 +264,7 @@ describe('account screens (issue 10, browser test d)', () => {
       await page.setViewportSize(viewport);
       await order.waitFor();
       expect(await horizontalOverflow(page)).toBe(0);
+      await closeNotifications(page);
       await page.evaluate('window.scrollTo(0, 0)');
       await screenshot(page, 'my-orders');
     }
