@@ -9,7 +9,7 @@ import styles from './admin-dashboard.module.css';
 
 function StatCard({ label, value }: { label: string; value: string }) {
   return (
-    <div className={styles.stat}>
+    <div className={styles.stat} role="group" aria-label={label}>
       <dt className={styles.statLabel}>{label}</dt>
       <dd className={styles.statValue}>{value}</dd>
     </div>

@@ -6,6 +6,7 @@ import { PageTitle } from '@/components/seo/page-title';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { formatRupees } from '@/lib/money';
+import { errorMessage } from '@/lib/api-client';
 import {
   useDeleteOrderMutation,
   useGetAdminOrdersQuery,
@@ -32,16 +33,28 @@ function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order)
     if (!isSettableDeliveryStatus(value) || value === order.deliveryStatus) return;
     try {
       await updateStatus({ orderNumber: order.orderNumber, deliveryStatus: value }).unwrap();
-    } catch {
-      dispatch(notificationShown({ type: 'error', title: 'Failed to update status' }));
+    } catch (error) {
+      dispatch(
+        notificationShown({
+          type: 'error',
+          title: 'Failed to update status',
+          message: errorMessage(error, 'Failed to update status'),
+        }),
+      );
     }
   };
 
   const markAsSeen = async () => {
     try {
       await markSeen(order.orderNumber).unwrap();
-    } catch {
-      dispatch(notificationShown({ type: 'error', title: 'Failed to mark seen' }));
+    } catch (error) {
+      dispatch(
+        notificationShown({
+          type: 'error',
+          title: 'Failed to mark seen',
+          message: errorMessage(error, 'Failed to mark seen'),
+        }),
+      );
     }
   };
 
@@ -169,9 +182,15 @@ export function AdminOrders() {
     if (!toDelete) return;
     try {
       await deleteOrder(toDelete.orderNumber).unwrap();
-      dispatch(notificationShown({ type: 'success', title: 'Order deleted' }));
-    } catch {
-      dispatch(notificationShown({ type: 'error', title: 'Failed to delete order' }));
+      dispatch(notificationShown({ type: 'success', message: 'Order deleted' }));
+    } catch (error) {
+      dispatch(
+        notificationShown({
+          type: 'error',
+          title: 'Failed to delete order',
+          message: errorMessage(error, 'Failed to delete order'),
+        }),
+      );
     }
     setToDelete(null);
   };

@@ -10,6 +10,7 @@ import { paths } from '@/config/paths';
 import { formatRupees } from '@/lib/money';
 import { isOutOfStock } from '@/lib/stock';
 import type { Product } from '@/types/api';
+import { errorMessage } from '@/lib/api-client';
 import { useGetAdminProductsQuery } from '../api/admin-api';
 import { useDeleteProductMutation, useSetProductDelistedMutation } from '../api/products-admin-api';
 import { ProductForm } from './product-form';
@@ -29,8 +30,14 @@ function ProductRow({ product, onDelete }: { product: Product; onDelete: (produc
   const toggle = async () => {
     try {
       await setDelisted({ id: product.id, isDelisted: !product.isDelisted }).unwrap();
-    } catch {
-      dispatch(notificationShown({ type: 'error', title: 'Failed to update status' }));
+    } catch (error) {
+      dispatch(
+        notificationShown({
+          type: 'error',
+          title: 'Failed to update status',
+          message: errorMessage(error, 'Failed to update status'),
+        }),
+      );
     }
   };
 
@@ -96,10 +103,16 @@ export function AdminProducts() {
     const deleted = toDelete;
     try {
       await deleteProduct(deleted.id).unwrap();
-      dispatch(notificationShown({ type: 'success', title: 'Product deleted' }));
+      dispatch(notificationShown({ type: 'success', message: 'Product deleted' }));
       if (editId === String(deleted.id)) leaveEdit();
-    } catch {
-      dispatch(notificationShown({ type: 'error', title: 'Failed to delete' }));
+    } catch (error) {
+      dispatch(
+        notificationShown({
+          type: 'error',
+          title: 'Failed to delete',
+          message: errorMessage(error, 'Failed to delete'),
+        }),
+      );
     }
     setToDelete(null);
   };

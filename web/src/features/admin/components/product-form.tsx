@@ -3,6 +3,7 @@ import { useAppDispatch } from '@/app/hooks';
 import { notificationShown } from '@/components/notifications/notifications-slice';
 import { TextField } from '@/components/form/text-field';
 import type { Product } from '@/types/api';
+import { errorMessage } from '@/lib/api-client';
 import { useCreateProductMutation, useUpdateProductMutation } from '../api/products-admin-api';
 import {
   addSizeLabel,
@@ -96,26 +97,28 @@ export function ProductForm({ product, onDone }: ProductFormProps) {
     const built = buildProductPayload(values);
     if (!built.ok) {
       setError(built.message);
-      dispatch(notificationShown({ type: 'error', title: built.message }));
+      dispatch(notificationShown({ type: 'error', message: built.message }));
       return;
     }
     setError(null);
     if (product) {
       try {
         await updateProduct({ id: product.id, payload: built.payload, image }).unwrap();
-        dispatch(notificationShown({ type: 'success', title: 'Product updated' }));
+        dispatch(notificationShown({ type: 'success', message: 'Product updated' }));
         onDone();
-      } catch {
-        dispatch(notificationShown({ type: 'error', title: 'Update failed' }));
+      } catch (error) {
+        dispatch(
+          notificationShown({ type: 'error', title: 'Update failed', message: errorMessage(error, 'Update failed') }),
+        );
       }
       return;
     }
     try {
       await createProduct({ payload: built.payload, image }).unwrap();
-      dispatch(notificationShown({ type: 'success', title: 'Product added' }));
+      dispatch(notificationShown({ type: 'success', message: 'Product added' }));
       reset();
-    } catch {
-      dispatch(notificationShown({ type: 'error', title: 'Add failed' }));
+    } catch (error) {
+      dispatch(notificationShown({ type: 'error', title: 'Add failed', message: errorMessage(error, 'Add failed') }));
     }
   };
 
