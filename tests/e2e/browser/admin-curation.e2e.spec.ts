@@ -187,6 +187,13 @@ describe('admin curation through the browser (issue 10, Must show c)', () => {
 
     // Approve the shopper's testimonial.
     await page.goto('/admin/testimonials');
+    await page
+      .getByRole('heading', { name: 'Testimonials' })
+      .waitFor()
+      .catch(async (error: unknown) => {
+        await screenshot(page, 'admin-curation-failure');
+        throw error;
+      });
     const review = page.getByRole('listitem').filter({ hasText: reviewText });
     await review.waitFor();
     expect(await review.getByRole('button', { name: 'Reject' }).count()).toBe(1);
