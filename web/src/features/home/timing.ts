@@ -45,6 +45,15 @@ export function repeatList<T>(items: readonly T[], times: number = STRIP_REPEAT)
   return Array.from({ length: times }, (_, copy) => items.map((item) => ({ item, copy }))).flat();
 }
 
+/**
+ * How many times the list is laid out: three, as the seed says, or more when a short list (a single
+ * collection on a wide screen) is narrower than the strip, so the moving strip never shows a blank end.
+ */
+export function stripCopies(loopWidth: number, stripWidth: number, minimum: number = STRIP_REPEAT): number {
+  if (loopWidth <= 0) return minimum;
+  return Math.max(minimum, Math.ceil(stripWidth / loopWidth) + 1);
+}
+
 /** The width of one copy of the list: the distance after which the strip looks the same again. */
 export function stripLoopWidth(itemCount: number, cardWidth: number, gap: number = STRIP_GAP_PX): number {
   return itemCount * (cardWidth + gap);

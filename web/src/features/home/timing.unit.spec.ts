@@ -9,6 +9,7 @@ import {
   STRIP_REPEAT,
   STRIP_SPEED_PX_PER_MS,
   stripCardWidth,
+  stripCopies,
   stripLoopWidth,
   visibleCardsFor,
 } from './timing';
@@ -74,5 +75,13 @@ describe('collections strip', () => {
     expect(advanceStrip(990, 250, loop)).toBe(10);
     expect(advanceStrip(50, -20, loop)).toBe(50);
     expect(advanceStrip(50, 100, 0)).toBe(0);
+  });
+
+  it('lays the list out three times, more only when one copy is narrower than the strip', () => {
+    // Four collections of 473.6 px cards at 1440 px: one copy (1958 px) is wider than the 1216 px strip.
+    expect(stripCopies(stripLoopWidth(4, 473.6), 1216)).toBe(3);
+    // One collection: a copy is 489.6 px, so four copies keep the strip filled while it moves by one copy.
+    expect(stripCopies(stripLoopWidth(1, 473.6), 1216)).toBe(4);
+    expect(stripCopies(0, 1216)).toBe(3);
   });
 });

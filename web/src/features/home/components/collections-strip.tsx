@@ -1,6 +1,14 @@
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useGetCollectionsQuery } from '../api/home-api';
-import { advanceStrip, repeatList, STRIP_GAP_PX, stripCardWidth, stripLoopWidth, visibleCardsFor } from '../timing';
+import {
+  advanceStrip,
+  repeatList,
+  STRIP_GAP_PX,
+  stripCardWidth,
+  stripCopies,
+  stripLoopWidth,
+  visibleCardsFor,
+} from '../timing';
 import { CollectionCard } from './collection-card';
 import styles from './home.module.css';
 
@@ -14,33 +22,35 @@ function useWindowWidth(): number {
   return width;
 }
 
-function useElementWidth(ref: RefObject<HTMLElement | null>): number {
+/** An element's inner width, followed as it changes; 0 until the element is mounted. */
+function useElementWidth(element: HTMLElement | null): number {
   const [width, setWidth] = useState(0);
   useEffect(() => {
-    const element = ref.current;
     if (!element) return undefined;
     setWidth(element.clientWidth);
     if (typeof ResizeObserver === 'undefined') return undefined;
     const observer = new ResizeObserver(() => setWidth(element.clientWidth));
     observer.observe(element);
     return () => observer.disconnect();
-  }, [ref]);
+  }, [element]);
   return width;
 }
 
 /**
  * The collections of GET /collections in a strip that scrolls by itself at 0.08 px/ms: the list laid out
- * three times with 16 px gaps, wrapping after one copy, 1 / 1.5 / 2 / 2.5 cards in view by window width.
+ * three times with 16 px gaps (more only if one copy is narrower than the strip), wrapping after one copy,
+ * 1 / 1.5 / 2 / 2.5 cards in view by window width.
  * It pauses while the pointer or keyboard focus is on it. Nothing shows when there are no collections.
  */
 export function CollectionsStrip() {
   const { data: collections = [] } = useGetCollectionsQuery();
-  const viewportRef = useRef<HTMLDivElement>(null);
+  // A callback ref: the strip mounts only once the collections arrive, and its width is read from then on.
+  const [viewport, setViewport] = useState<HTMLDivElement | null>(null);
   const trackRef = useRef<HTMLUListElement>(null);
   const offsetRef = useRef(0);
   const pausedRef = useRef(false);
   const windowWidth = useWindowWidth();
-  const stripWidth = useElementWidth(viewportRef);
+  const stripWidth = useElementWidth(viewport);
   const cardWidth = stripCardWidth(stripWidth, visibleCardsFor(windowWidth));
   const loopWidth = stripLoopWidth(collections.length, cardWidth);
 
@@ -75,7 +85,7 @@ export function CollectionsStrip() {
         Collections
       </h2>
       <div
-        ref={viewportRef}
+        ref={setViewport}
         className={styles.stripViewport}
         data-testid="collections-strip"
         onPointerEnter={pause}
@@ -84,7 +94,7 @@ export function CollectionsStrip() {
         onBlur={resume}
       >
         <ul ref={trackRef} className={styles.stripTrack} style={{ gap: `${STRIP_GAP_PX}px` }}>
-          {repeatList(collections).map(({ item, copy }) => (
+          {repeatList(collections, stripCopies(loopWidth, stripWidth)).map(({ item, copy }) => (
             // Only the first copy is announced; the other two are there for the eye.
             <li
               key={`${copy}-${item.id}`}
