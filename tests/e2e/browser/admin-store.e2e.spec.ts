@@ -65,6 +65,12 @@ async function logIn(page: Page, credentials: { email: string; password: string 
   await page.waitForURL((url) => url.pathname !== '/login', WAIT);
 }
 
+/** Closes the notices on screen (a 'Welcome back' would cover part of a screenshot). */
+async function closeNotices(page: Page) {
+  const close = page.getByRole('button', { name: 'Close notification' });
+  while ((await close.count()) > 0) await close.first().click();
+}
+
 /** The same signed-in session at another width (storage holds the session under user and token). */
 async function sameSessionAt(page: Page, viewport: { width: number; height: number }): Promise<Page> {
   const context = await browser.newContext({
@@ -146,6 +152,7 @@ describe('admin screens in a browser', () => {
     const revenueTile = admin.locator('dd').first();
     await expect.poll(() => revenueTile.textContent(), WAIT).toMatch(/^₹[\d,]+(\.\d{1,2})?$/);
     expect(await horizontalOverflow(admin)).toBe(0);
+    await closeNotices(admin);
     await screenshot(admin, 'admin-dashboard');
 
     // /admin/orders: the order in the scroll area, with its data, badge and the status dropdown.
@@ -168,7 +175,15 @@ describe('admin screens in a browser', () => {
     // Only a delivered order offers Delete.
     expect(await adminOrder.getByRole('button', { name: 'Delete' }).count()).toBe(0);
     expect(await horizontalOverflow(admin)).toBe(0);
+    await closeNotices(admin);
     await screenshot(admin, 'admin-orders');
+
+    // The dashboard, open at phone width in the same session, follows the figures live.
+    const phone = await sameSessionAt(admin, VIEWPORTS.phone);
+    await phone.goto('/admin');
+    const outForDelivery = phone.getByRole('group', { name: 'Out for Delivery', exact: true }).locator('dd');
+    await expect.poll(() => outForDelivery.textContent(), WAIT).toBe('0');
+    await phone.evaluate('window.__sameDocument = true');
 
     await adminOrder.getByLabel('Delivery status').selectOption('Out for Delivery');
     await expect.poll(() => adminOrder.locator('[data-tone]').first().textContent(), WAIT).toBe('Out for Delivery');
@@ -178,6 +193,8 @@ describe('admin screens in a browser', () => {
     // The shopper's page follows without a reload.
     await expect.poll(() => shopperOrder.textContent(), WAIT).toContain('Out for Delivery');
     expect(await shopperPage.evaluate('window.__sameDocument === true')).toBe(true);
+    await expect.poll(() => outForDelivery.textContent(), WAIT).toBe('1');
+    expect(await phone.evaluate('window.__sameDocument === true')).toBe(true);
 
     // Delivered orders can be deleted, after the confirmation that says so.
     await adminOrder.getByLabel('Delivery status').selectOption('Delivered');
@@ -189,7 +206,6 @@ describe('admin screens in a browser', () => {
     expect(await adminOrder.count()).toBe(1);
 
     // The same screens at phone width fit without sideways scrolling.
-    const phone = await sameSessionAt(admin, VIEWPORTS.phone);
     await phone.goto('/admin/orders');
     await phone.getByRole('article', { name: `Order ${orderNumber}` }).waitFor(WAIT);
     expect(await horizontalOverflow(phone)).toBe(0);
