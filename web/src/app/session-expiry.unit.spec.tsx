@@ -53,10 +53,10 @@ describe('a 401 from the API', () => {
       preloadedState: { session: { user: buildUser(), token: 'stale-token' } },
     });
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 5000 });
     expect(await screen.findByRole('heading', { name: 'Login' }, { timeout: 5000 })).toBeTruthy();
     expect(new URLSearchParams(router.state.location.search).get('redirectTo')).toBe('/my-orders');
-    await waitFor(() => expect(window.localStorage.getItem('token')).toBeNull());
+    await waitFor(() => expect(window.localStorage.getItem('token')).toBeNull(), { timeout: 5000 });
     expect(window.localStorage.getItem('user')).toBeNull();
   });
 
@@ -70,7 +70,7 @@ describe('a 401 from the API', () => {
       preloadedState: { session: { user: buildUser(), token: 'stale-token' } },
     });
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 5000 });
     expect(new URLSearchParams(router.state.location.search).get('redirectTo')).toBe('/products?category=Men');
     expect(window.localStorage.getItem('user')).toBeNull();
   });

@@ -24,7 +24,7 @@ describe('the personal info form', () => {
     fakeApi({ 'GET /api/auth/me': () => jsonResponse(buildUser({ name: 'Asha Rao', dob: '1996-11-22' })) });
     renderForm();
 
-    expect(await screen.findByText('Happy Birthday, Asha!')).toBeTruthy();
+    expect(await screen.findByText('Happy Birthday, Asha!', {}, { timeout: 5000 })).toBeTruthy();
     expect(screen.getByTestId('profile-age').textContent).toBe('30 years');
     expect((screen.getByLabelText('Date of birth') as HTMLInputElement).value).toBe('1996-11-22');
   });
@@ -38,13 +38,13 @@ describe('the personal info form', () => {
     });
     renderForm();
 
-    fireEvent.change(await screen.findByLabelText('Name'), { target: { value: ' Asha R ' } });
+    fireEvent.change(await screen.findByLabelText('Name', {}, { timeout: 5000 }), { target: { value: ' Asha R ' } });
     fireEvent.change(screen.getByLabelText('Phone'), { target: { value: '+919811111111' } });
     fireEvent.change(screen.getByLabelText('Date of birth'), { target: { value: '1996-11-21' } });
     fireEvent.change(screen.getByLabelText('Gender'), { target: { value: 'Other' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save Profile' }));
 
-    expect(await screen.findByText('Profile updated')).toBeTruthy();
+    expect(await screen.findByText('Profile updated', {}, { timeout: 5000 })).toBeTruthy();
     const put = requestsOf(fetchMock).find((request) => request.method === 'PUT');
     expect(await put?.json()).toEqual({
       name: 'Asha R',
@@ -64,9 +64,9 @@ describe('the personal info form', () => {
     });
     const { store } = renderForm(buildUser());
 
-    fireEvent.click(await screen.findByRole('button', { name: 'Save Profile' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Save Profile' }, { timeout: 5000 }));
 
-    expect(await screen.findByText('Update failed')).toBeTruthy();
+    expect(await screen.findByText('Update failed', {}, { timeout: 5000 })).toBeTruthy();
     expect(screen.getByText('Email already registered')).toBeTruthy();
     expect(store.getState().session.token).toBe('old-token');
   });
