@@ -299,5 +299,19 @@ describe('admin screens in a browser', () => {
     await admin.getByRole('button', { name: 'Cancel Edit' }).click();
     await expect.poll(() => new URL(admin.url()).search, WAIT).toBe('');
     await admin.getByRole('button', { name: 'Add Product' }).waitFor(WAIT);
+
+    // Products and users fit a phone too.
+    for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
+      const page = viewport === VIEWPORTS.desktop ? admin : await sameSessionAt(admin, viewport);
+      await page.goto('/admin/products');
+      await page.getByRole('article', { name }).waitFor(WAIT);
+      expect(await horizontalOverflow(page)).toBe(0);
+      await closeNotices(page);
+      await screenshot(page, 'admin-products');
+      await page.goto('/admin/users');
+      await page.getByText(ADMIN.email).waitFor(WAIT);
+      expect(await horizontalOverflow(page)).toBe(0);
+      await screenshot(page, 'admin-users');
+    }
   });
 });
