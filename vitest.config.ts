@@ -38,6 +38,7 @@ export default defineConfig({
           root: './web',
           include: ['src/**/*.unit.spec.{ts,tsx}'],
           environment: 'jsdom',
+          setupFiles: ['./src/testing/setup.ts'],
         },
       },
     ],
