@@ -39,6 +39,8 @@ export default defineConfig({
           include: ['src/**/*.unit.spec.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['./src/testing/setup.ts'],
+          // Screens load lazily; a first import is transformed on demand, slow on a busy machine.
+          testTimeout: 20_000,
         },
       },
     ],
