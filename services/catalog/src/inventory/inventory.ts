@@ -156,12 +156,12 @@ export class Inventory implements InventoryPort {
 
   /**
    * Gives back the holds whose backstop has passed and that no checkout settled (e.g. its process died
-   * between holding stock and recording the order), oldest first; answers how many it released.
+   * between holding stock and recording the order), oldest first; answers how many it actually released.
    */
   async releaseLapsedHolds(limit = 500): Promise<number> {
     const lapsed = await lapsedHolds(this.db, this.clock(), limit);
     const now = this.clock();
-    await Promise.all(
+    const outcomes = await Promise.all(
       lapsed.map((h) =>
         this.writer.execute(stockStreamId(h.productId, h.size), {
           type: 'ReleaseStock',
@@ -175,7 +175,8 @@ export class Inventory implements InventoryPort {
         }),
       ),
     );
-    return lapsed.length;
+    // A hold settled since the read model listed it releases nothing (the decider answers no events).
+    return outcomes.filter((events) => events.length > 0).length;
   }
 
   async release(_reservationId: string, lines: ReservedLine[], reason = 'released'): Promise<void> {
