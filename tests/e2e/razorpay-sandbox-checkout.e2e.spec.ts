@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import express from 'express';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from '../../services/shared/src/runtime/host.ts';
 import {
@@ -57,27 +57,6 @@ const report = (kind, data) => fetch('/report', {
   method: 'POST', headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ scenario, kind, data: Object.assign({ dialogOpen: dialogOpen() }, data) }),
 });
-// Resolves when the button is in the page and enabled: reacts to DOM changes, with a deadline.
-const enabled = (testId) => new Promise((resolve, reject) => {
-  const find = () => {
-    const el = document.querySelector('[data-testid=' + testId + ']');
-    return el && !el.disabled ? el : null;
-  };
-  const now = find();
-  if (now) return resolve(now);
-  const observer = new MutationObserver(() => {
-    const el = find();
-    if (!el) return;
-    observer.disconnect();
-    clearTimeout(timer);
-    resolve(el);
-  });
-  observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['disabled'] });
-  const timer = setTimeout(() => {
-    observer.disconnect();
-    reject(new Error('no enabled ' + testId));
-  }, 10000);
-});
 window.addEventListener('error', (e) => report('page-error', { message: String(e.message) }));
 (async () => {
   try {
@@ -88,16 +67,13 @@ window.addEventListener('error', (e) => report('page-error', { message: String(e
       handler: (response) => report('handler', { response }),
       modal: { ondismiss: () => report('dismissed', {}) },
     });
-    rzp.on('payment.failed', async (response) => {
+    rzp.on('payment.failed', (response) => {
       const status = document.querySelector('[data-testid=rzp-sandbox-status]');
-      await report('payment.failed', { response, status: status && status.textContent });
-      // The dialog stays open after a failure; the shopper tries again.
-      (await enabled('rzp-sandbox-pay')).click();
+      report('payment.failed', { response, status: status && status.textContent });
     });
     rzp.open();
     const dialog = document.querySelector('[data-testid=rzp-sandbox]');
     await report('opened', { text: dialog && dialog.innerText });
-    (await enabled('rzp-sandbox-' + scenario)).click();
   } catch (e) {
     report('page-error', { message: String((e && e.stack) || e) });
   }
@@ -139,27 +115,40 @@ afterAll(async () => {
 });
 
 /** A fresh browser context (no shared storage) on the shop page; page errors are reported like the page's own. */
-async function openPage(scenario: string, url: string): Promise<void> {
+async function openPage(scenario: string, url: string): Promise<Page> {
   context = await browser.newContext();
   const page = await context.newPage();
   page.on('pageerror', (error) => reports.push({ scenario, kind: 'page-error', data: { message: String(error) } }));
   await page.goto(url);
+  return page;
 }
 
+/**
+ * Opens the dialog for a new order and clicks the scenario's button as a shopper would (Playwright waits
+ * for it to be there and enabled); after a failure the dialog stays open and the shopper clicks Pay.
+ */
 async function runScenario(scenario: 'pay' | 'cancel' | 'fail', until: (r: Report[]) => boolean) {
   const order = await provider.createOrder({ amountPaise: 149_950, currency: 'INR', receipt: `browser_${scenario}` });
   const url = `${shopUrl}/checkout?${new URLSearchParams({ scenario, key: keyId, order: order.id, amount: '149950' })}`;
-  await openPage(scenario, url);
+  const page = await openPage(scenario, url);
   const mine = () => reports.filter((r) => r.scenario === scenario || r.scenario === '*');
-  await waitUntil(
-    async () => {
-      const errors = mine().filter((r) => r.kind === 'page-error');
-      if (errors.length) throw new Error(`page error: ${JSON.stringify(errors.map((e) => e.data))}`);
-      return until(mine());
-    },
-    `the ${scenario} scenario's callbacks`,
-    30_000,
-  );
+  const reported = (kind: Report['kind'], what: string) =>
+    waitUntil(
+      async () => {
+        const errors = mine().filter((r) => r.kind === 'page-error');
+        if (errors.length) throw new Error(`page error: ${JSON.stringify(errors.map((e) => e.data))}`);
+        return mine().some((r) => r.kind === kind);
+      },
+      what,
+      30_000,
+    );
+  await reported('opened', 'the dialog to open');
+  await page.getByTestId(`rzp-sandbox-${scenario}`).click();
+  if (scenario === 'fail') {
+    await reported('payment.failed', 'the payment.failed callback');
+    await page.getByTestId('rzp-sandbox-pay').click();
+  }
+  await waitUntil(async () => until(mine()), `the ${scenario} scenario's callbacks`, 30_000);
   return { order, reports: mine() };
 }
 

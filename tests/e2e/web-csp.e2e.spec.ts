@@ -52,14 +52,6 @@ document.addEventListener('securitypolicyviolation', (e) =>
   report('violation', { directive: e.effectiveDirective, blocked: e.blockedURI }));
 window.addEventListener('error', (e) => report('page-error', { message: String(e.message) }));
 const q = new URLSearchParams(location.search);
-const enabled = (testId) => new Promise((resolve, reject) => {
-  const find = () => { const el = document.querySelector('[data-testid=' + testId + ']'); return el && !el.disabled ? el : null; };
-  const now = find();
-  if (now) return resolve(now);
-  const observer = new MutationObserver(() => { const el = find(); if (el) { observer.disconnect(); clearTimeout(timer); resolve(el); } });
-  observer.observe(document.body, { subtree: true, childList: true, attributes: true });
-  const timer = setTimeout(() => { observer.disconnect(); reject(new Error('no enabled ' + testId)); }, 10000);
-});
 (async () => {
   try {
     const rzp = new Razorpay({
@@ -68,7 +60,6 @@ const enabled = (testId) => new Promise((resolve, reject) => {
     });
     rzp.open();
     await report('opened', { dialog: !!document.querySelector('[data-testid=rzp-sandbox]') });
-    (await enabled('rzp-sandbox-pay')).click();
   } catch (e) {
     report('page-error', { message: String((e && e.stack) || e) });
   }
@@ -133,7 +124,10 @@ describe('web app Content-Security-Policy in Chromium (issue 15, defect 8)', () 
   it("a page under the app's CSP loads the same-origin sandbox checkout.js and pays; an inline script is blocked", async () => {
     const order = await provider.createOrder({ amountPaise: 99_900, currency: 'INR', receipt: 'csp_pay' });
     const url = `${originUrl}/checkout?${new URLSearchParams({ key: keyId, order: order.id, amount: '99900' })}`;
-    await (await openPage()).goto(url);
+    const page = await openPage();
+    await page.goto(url);
+    // The shopper pays: Playwright waits, with its deadline, for the dialog's Pay button to be enabled.
+    await page.getByTestId('rzp-sandbox-pay').click();
     await waitUntil(
       () => {
         const errors = reports.filter((r) => r.kind === 'page-error');
