@@ -1,26 +1,7 @@
 import type { ContentType, HomeSection, HomeSectionInput, TextSize } from './api/curation-api';
+import { SECTION_TEXT_STYLES } from '@/config/section-styles';
 
-/** The seed's text styles, in its order: the plain looks first, then the font names. */
-export const textStyles = [
-  'default',
-  'outline',
-  'bold',
-  'italic',
-  'uppercase',
-  'lowercase',
-  'thin-outline',
-  'Avenir',
-  'PHOSPHATE',
-  'Courier',
-  'Chalkboard',
-  'Open Sans',
-  'Vacations in Paradise',
-  'Snell Roundhand',
-  "DAN'S DISNEY",
-  'Papyrus',
-  'Comic Sans',
-  'Trattatello',
-] as const;
+export const textStyles = SECTION_TEXT_STYLES;
 
 const plainStyleLabels: Record<string, string> = {
   default: 'Default',

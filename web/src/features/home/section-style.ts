@@ -1,28 +1,10 @@
 import type { CSSProperties } from 'react';
+import { SECTION_TEXT_STYLES } from '@/config/section-styles';
 
 // How an admin-defined homepage section looks: its text style, colours and size mapped to CSS. Pure, so
 // every style the admin side can pick is unit-tested.
 
-export const TEXT_STYLES = [
-  'default',
-  'outline',
-  'bold',
-  'italic',
-  'uppercase',
-  'lowercase',
-  'thin-outline',
-  'Avenir',
-  'PHOSPHATE',
-  'Courier',
-  'Chalkboard',
-  'Open Sans',
-  'Vacations in Paradise',
-  'Snell Roundhand',
-  "DAN'S DISNEY",
-  'Papyrus',
-  'Comic Sans',
-  'Trattatello',
-] as const;
+export const TEXT_STYLES = SECTION_TEXT_STYLES;
 export type TextStyle = (typeof TEXT_STYLES)[number];
 
 export const TEXT_SIZES = ['small', 'normal', 'big'] as const;
