@@ -20,8 +20,14 @@ export interface Proc {
 }
 
 /** Starts one process with tsx, keeping its last output lines for error reports. */
-export function startProcess(name: string, entry: string, env: Record<string, string | undefined>, echo = false): Proc {
-  const child = spawn(TSX, [path.join(ROOT, entry)], {
+export function startProcess(
+  name: string,
+  entry: string,
+  env: Record<string, string | undefined>,
+  echo = false,
+  nodeArgs: string[] = [],
+): Proc {
+  const child = spawn(TSX, [...nodeArgs, path.join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -68,13 +68,15 @@ export async function startShopUnderTest(mode: string, extraEnv: Record<string, 
       const shop = await startDistributed({ env, gatewayPort: port, firstServicePort: await freePort() });
       stops.push(shop.stop);
     } else {
-      const proc: Proc = startProcess('shop', 'services/gateway/src/main.ts', {
-        ...env,
-        DATABASE_URL: undefined,
-        REDIS_URL: undefined,
-        KAFKA_BROKERS: undefined,
-        PORT: String(port),
-      });
+      const shopEnv = { ...env, DATABASE_URL: undefined, REDIS_URL: undefined, KAFKA_BROKERS: undefined, PORT: String(port) };
+      // BENCH_CPU_PROF=<dir>: the shop writes a CPU profile there when it stops (node --cpu-prof).
+      const profileDir = process.env.BENCH_CPU_PROF;
+      const proc: Proc = profileDir
+        ? startProcess('shop', 'services/gateway/src/main.ts', shopEnv, false, [
+            '--cpu-prof',
+            `--cpu-prof-dir=${path.resolve(profileDir)}`,
+          ])
+        : startProcess('shop', 'services/gateway/src/main.ts', shopEnv);
       stops.push(async () => {
         if (proc.child.exitCode !== null) return;
         proc.child.kill('SIGTERM');
