@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { requireAdmin, requireAuth } from '@shop/shared/auth/tokens';
+import { orderHistory } from '@shop/shared/audit/event-history';
 import { NotFoundError, UnavailableError } from '@shop/shared/errors/errors';
 import { parseInput } from '@shop/shared/http/validation';
 import type { ServiceContext } from '@shop/shared/runtime/service';
@@ -60,6 +61,14 @@ export function ordersRouter(ctx: ServiceContext, deps: { orders: Orders; push: 
 
   r.get('/api/orders/admin/stats', requireAdmin, async (_req, res) => {
     res.json(await dashboardStats(ctx.pool, ctx.clock()));
+  });
+
+  /** An order's events in log order (payment stream, stock reservation, order stream) for the admin timeline. */
+  r.get('/api/orders/admin/:orderNumber/history', requireAdmin, async (req, res) => {
+    const { orderNumber } = parseInput(OrderNumberParam, req.params);
+    const events = await orderHistory(ctx.pool, orderNumber);
+    if (!events) throw new NotFoundError('Order not found');
+    res.json({ orderNumber, events });
   });
 
   r.patch('/api/orders/admin/:orderNumber/status', requireAdmin, async (req, res) => {

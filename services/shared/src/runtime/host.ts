@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { Express, RequestHandler } from 'express';
 import { apiNotFound, createHttpApp, errorHandler } from '../http/app.ts';
 import { requireMetricsAccess } from '../observability/metrics-access.ts';
+import { refreshParkedGauge } from '../bus/parked-gauge.ts';
 import type { Subscription } from '../bus/types.ts';
 import type { Infrastructure } from './infrastructure.ts';
 import type { ServiceModule } from './service.ts';
@@ -36,6 +37,12 @@ export function buildServiceApp(
     roleOf: async (req) => (req.user ? (req.user.isAdmin ? 'admin' : 'user') : null),
   });
   app.get('/metrics', metricsAccess, async (_req, res) => {
+    // The parked gauge counts parked_events rows not replayed, so a replay from another process shows here.
+    await refreshParkedGauge(
+      infra.pool,
+      infra.metrics.parkedEvents,
+      modules.flatMap((m) => m.consumers),
+    ).catch((err: unknown) => infra.logger.warn({ err }, 'could not refresh the parked events gauge'));
     res.setHeader('Content-Type', infra.metrics.registry.contentType);
     res.end(await infra.metrics.registry.metrics());
   });
