@@ -40,6 +40,57 @@ const featureIsolation = features.map((name) => ({
   },
 }));
 
+// A service imports another service only through that service's public client entry
+// (`@shop/<other>/client`, its package.json "exports"); the ports themselves are contracts in @shop/shared,
+// which every service may import. Relative paths into another service's src are refused too. The gateway
+// (the composition root) may import anything, and so may tests and test support (`testing/` folders).
+const services = fs.existsSync('services')
+  ? fs
+      .readdirSync('services', { withFileTypes: true })
+      .filter((d) => d.isDirectory() && fs.existsSync(`services/${d.name}/package.json`))
+      .map((d) => d.name)
+  : [];
+const COMPOSITION_ROOT = 'gateway';
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const serviceIsolation = services
+  .filter((name) => name !== COMPOSITION_ROOT)
+  .map((name) => {
+    const own = escapeRegExp(name);
+    const others = services.filter((s) => s !== name).map(escapeRegExp);
+    // The shared library depends on no service at all, not even a client.
+    const packages =
+      name === 'shared'
+        ? { regex: `^@shop/(?!shared(/|$))`, message: 'The shared library imports no service.' }
+        : {
+            regex: `^@shop/(?!(shared|${own})(/|$))[^/]+(?!/client$)(/.*)?$`,
+            message:
+              'A service imports another service only through its client entry (@shop/<service>/client); share types as contracts in @shop/shared/contracts.',
+          };
+    return {
+      files: [`services/${name}/src/**`],
+      ignores: ['**/*.spec.ts', '**/testing/**'],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              packages,
+              ...(others.length
+                ? [
+                    {
+                      regex: `^\\.\\.?/(.*/)?(${others.join('|')})/src(/|$)`,
+                      message:
+                        "Do not reach into another service's files; import its package (@shop/<service>/client).",
+                    },
+                  ]
+                : []),
+            ],
+          },
+        ],
+      },
+    };
+  });
+
 export default tseslint.config(
   {
     ignores: [
@@ -74,4 +125,5 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off' },
   },
   ...featureIsolation,
+  ...serviceIsolation,
 );

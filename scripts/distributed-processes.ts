@@ -76,7 +76,8 @@ export async function startDistributed(opts: {
   const urls: string[] = [];
   try {
     for (const [i, s] of SERVICES.entries()) urls.push(`${s.name}=http://127.0.0.1:${opts.firstServicePort + i}`);
-    // Services find their peers (checkout -> catalog inventory, the gateway's sandbox) in SERVICE_URLS.
+    // Services find their peers (checkout -> catalog inventory, order placement, the gateway's sandbox) in
+    // SERVICE_URLS.
     const peers = [...urls, `gateway=http://127.0.0.1:${opts.gatewayPort}`].join(',');
     for (const [i, s] of SERVICES.entries()) {
       procs.push(

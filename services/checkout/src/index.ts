@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { InventoryPort } from '@shop/shared/contracts/inventory';
+import type { OrderPlacementPort } from '@shop/shared/contracts/order-placement';
 import { paymentStreamId } from '@shop/shared/contracts/payment-events';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
 import { createAddresses } from './addresses/index.ts';
@@ -12,6 +13,7 @@ import { sweepExpiredOrders } from './payment/expiry-sweep.ts';
 import { paymentOrdersProjection } from './payment/read-models/payment-orders-projection.ts';
 import { LiveCheckouts } from './payment/live-checkouts.ts';
 import { Payments, RECONCILE_JOB } from './payment/payments.ts';
+import { NewStreamAppender } from '@shop/shared/eventstore/new-stream-appender';
 import { paymentSettings, type PaymentSettings } from './payment/provider-settings.ts';
 import { settlementConsumer } from './payment/settlement-consumer.ts';
 
@@ -23,12 +25,11 @@ export interface CheckoutOptions {
   inventory: InventoryPort;
   /** Where the gateway answers (the sandbox's default home). */
   gatewayUrl: string;
-  /** Read-your-writes for verify: the order number once the buyer's orders list shows it. */
-  waitForOrder(payment: {
-    razorpayOrderId: string;
-    paymentStreamId: string;
-    paymentStreamVersion: number;
-  }): Promise<string | null>;
+  /**
+   * Read-your-writes for verify: the order number once the buyer's orders list shows it. The order
+   * service's port: in-process, or the order service over HTTP; checkout never reads the orders schema.
+   */
+  waitForOrder: OrderPlacementPort['orderOfPayment'];
   /** Tests may pass their own provider. */
   provider?: PaymentProvider;
 }
@@ -53,6 +54,7 @@ export function createCheckoutService(
   const liveCheckouts = new LiveCheckouts(ctx.pool, ctx.config.MAX_LIVE_CHECKOUTS_PER_BUYER);
   const payments = new Payments({
     store,
+    newStreams: new NewStreamAppender(store),
     inventory: opts.inventory,
     coupons: coupons.coupons,
     delivery: delivery.delivery,

@@ -1,11 +1,12 @@
-import { InventoryHttpClient } from '@shop/catalog';
-import { waitForOrderOfPayment } from '@shop/order';
+import { InventoryHttpClient } from '@shop/catalog/client';
+import { OrderPlacementHttpClient } from '@shop/order/client';
 import { ConfigError } from '@shop/shared/config/config';
 import { runService } from '@shop/shared/runtime/run-service';
 import { createCheckoutService } from './index.ts';
 
 await runService('checkout', 'checkout', (ctx) => {
-  // Peers come from SERVICE_URLS (catalog=http://...); the gateway's URL hosts the sandbox by default.
+  // Peers come from SERVICE_URLS (catalog=http://..., order=http://...); the gateway's URL hosts the sandbox
+  // by default. Checkout reaches other services only through their ports, never their schemas.
   const peers = new Map(
     (ctx.config.SERVICE_URLS ?? '')
       .split(',')
@@ -13,18 +14,20 @@ await runService('checkout', 'checkout', (ctx) => {
       .map((p) => p.split('=') as [string, string]),
   );
   const catalogUrl = peers.get('catalog');
+  const orderUrl = peers.get('order');
   const gatewayUrl = peers.get('gateway');
-  if (!catalogUrl || !gatewayUrl)
-    throw new ConfigError(['SERVICE_URLS: checkout needs catalog=<url> and gateway=<url>']);
+  if (!catalogUrl || !orderUrl || !gatewayUrl)
+    throw new ConfigError(['SERVICE_URLS: checkout needs catalog=<url>, order=<url> and gateway=<url>']);
   const serviceToken = ctx.tokens.sign({
     id: 'service:checkout',
     name: 'checkout',
     email: 'checkout@services.internal',
     isAdmin: false,
   });
+  const orderPlacement = new OrderPlacementHttpClient(orderUrl, serviceToken, ctx.logger);
   return createCheckoutService(ctx, {
     inventory: new InventoryHttpClient(catalogUrl, serviceToken),
     gatewayUrl,
-    waitForOrder: (payment) => waitForOrderOfPayment(ctx, payment),
+    waitForOrder: (payment, timeoutMs) => orderPlacement.orderOfPayment(payment, timeoutMs),
   });
 });

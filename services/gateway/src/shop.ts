@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { createAccountsService } from '@shop/accounts';
 import { createCatalogService } from '@shop/catalog';
 import { createCheckoutService, createRazorpaySandbox, SANDBOX_PATH } from '@shop/checkout';
-import { createOrderService, waitForOrderOfPayment } from '@shop/order';
+import { createOrderService, inProcessOrderPlacement } from '@shop/order';
 import type { Config } from '@shop/shared/config/config';
 import { listenWhileStarting, type StartingServer } from '@shop/shared/http/starting';
 import { buildServiceApp, startModules } from '@shop/shared/runtime/host';
@@ -45,7 +45,7 @@ async function startOn(config: Config, opts: { seed?: boolean }, listening: Star
   const checkout = createCheckoutService(ctx, {
     inventory: catalog.inventory,
     gatewayUrl: url,
-    waitForOrder: (payment) => waitForOrderOfPayment(ctx, payment),
+    waitForOrder: (payment, timeoutMs) => inProcessOrderPlacement(ctx).orderOfPayment(payment, timeoutMs),
   });
   const modules = [createAccountsService(ctx), catalog, checkout, createOrderService(ctx)];
   const sandbox = checkout.settings.sandbox

@@ -3,6 +3,8 @@ import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service
 import { ordersRouter } from './api.ts';
 import { Orders } from './orders.ts';
 import { orderPlacement } from './placement/order-placement.ts';
+import { orderPlacementRouter } from './placement/order-placement-api.ts';
+import { inProcessOrderPlacement } from './placement/order-placement-port.ts';
 import { OrderPushHub, type OrderPushOptions } from './push/order-push-hub.ts';
 import { ordersProjection } from './read-models/orders/orders-projection.ts';
 import { accountsFiguresProjection } from './read-models/dashboard/accounts-figures-projection.ts';
@@ -11,6 +13,7 @@ import { catalogFiguresProjection } from './read-models/dashboard/catalog-figure
 export { DELIVERY_STATUSES, orderStreamId, type DeliveryStatus, type OrderEvent } from './order/events.ts';
 export { findOrderNumberByPayment, ORDER_PLACEMENT_CONSUMER, orderPlacement } from './placement/order-placement.ts';
 export { waitForOrderOfPayment } from './placement/wait-for-order.ts';
+export { inProcessOrderPlacement } from './placement/order-placement-port.ts';
 export { ORDERS_PROJECTION, ordersProjection } from './read-models/orders/orders-projection.ts';
 export type { OrderView } from './read-models/orders/orders-queries.ts';
 export type { DashboardStats, DayRevenue } from './read-models/orders/dashboard-stats.ts';
@@ -30,7 +33,17 @@ export interface OrderService extends ServiceModule {
  * Order service: places orders from verified payments, serves /api/orders (own orders, admin list,
  * status, seen, delete, dashboard figures) and pushes order changes over Server-Sent Events.
  */
-export function createOrderService(ctx: ServiceContext, opts: { push?: OrderPushOptions } = {}): OrderService {
+export function createOrderService(
+  ctx: ServiceContext,
+  opts: {
+    push?: OrderPushOptions;
+    /**
+     * Serve /internal/orders/* (service tokens only) for a checkout running as its own process. Off in the
+     * all-in-one process, where checkout calls the placement port in-process and nothing may reach it by HTTP.
+     */
+    internalRoutes?: boolean;
+  } = {},
+): OrderService {
   const store = ctx.eventStore('orders');
   const orders = new Orders(store, ctx.clock);
   const push = new OrderPushHub(
@@ -39,13 +52,15 @@ export function createOrderService(ctx: ServiceContext, opts: { push?: OrderPush
   );
   const placement = orderPlacement(store);
   const projection = ordersProjection(ctx.pubsub);
+  const router = ordersRouter(ctx, { orders, push });
+  if (opts.internalRoutes) router.use(orderPlacementRouter(inProcessOrderPlacement(ctx)));
   return {
     name: 'order',
     orders,
     push,
     placement,
     projection,
-    router: ordersRouter(ctx, { orders, push }),
+    router,
     // The dashboard's catalog and accounts figures: this service's own read models of those events.
     consumers: [placement, projection, catalogFiguresProjection(ctx.pubsub), accountsFiguresProjection(ctx.pubsub)],
     start: () => push.start(),

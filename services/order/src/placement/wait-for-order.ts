@@ -1,3 +1,4 @@
+import type { VerifiedPaymentRef } from '@shop/shared/contracts/order-placement';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import { orderStreamId } from '../order/events.ts';
 import { ORDERS_PROJECTION } from '../read-models/orders/orders-projection.ts';
@@ -6,11 +7,12 @@ import { findOrderNumberByPayment, ORDER_PLACEMENT_CONSUMER } from './order-plac
 /**
  * Read-your-writes for the payment verify answer: waits (bounded) until the placement has handled the
  * PaymentVerified at `paymentStreamVersion` of `payment-<razorpayOrderId>` and the orders projection shows
- * the order, then returns its number; null if the deadline passes first.
+ * the order, then returns its number; null if the deadline passes first. Reads the `orders` schema: runs
+ * only on the order service's context (other services go through OrderPlacementPort).
  */
 export async function waitForOrderOfPayment(
   ctx: Pick<ServiceContext, 'pool' | 'waitForProjection'>,
-  payment: { razorpayOrderId: string; paymentStreamId: string; paymentStreamVersion: number },
+  payment: VerifiedPaymentRef,
   timeoutMs = 5000,
 ): Promise<string | null> {
   const deadline = Date.now() + timeoutMs;

@@ -43,6 +43,8 @@ export async function startOrderTestHost(opts: {
   consumers?: boolean;
   /** The services' clock (the real one unless given), e.g. to put "today" where a test needs it. */
   clock?: () => Date;
+  /** Serve /internal/orders/* as the order service's own process does. */
+  internalRoutes?: boolean;
 }): Promise<OrderTestHost> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'order-test-'));
   const config = loadConfig({
@@ -62,7 +64,7 @@ export async function startOrderTestHost(opts: {
     ...(pubsub ? { pubsub } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
   };
-  const order = createOrderService(ctx, { push: opts.push });
+  const order = createOrderService(ctx, { push: opts.push, internalRoutes: opts.internalRoutes });
   const modules = [createAccountsService(ctx), order];
   const app = buildServiceApp(infra, modules, { service: 'order' });
   const hosted = opts.consumers === false ? modules.map((m) => ({ ...m, consumers: [] })) : modules;
