@@ -11,7 +11,7 @@ import path from 'node:path';
 import { createAccountsService } from '../../services/accounts/src/index.ts';
 import { createCatalogService } from '../../services/catalog/src/index.ts';
 import { createCheckoutService } from '../../services/checkout/src/index.ts';
-import { createOrderService, waitForOrderOfPayment } from '../../services/order/src/index.ts';
+import { createOrderService } from '../../services/order/src/index.ts';
 import type { EventConsumer } from '../../services/shared/src/bus/types.ts';
 import { loadConfig } from '../../services/shared/src/config/config.ts';
 import { startEmbeddedPostgres } from '../../services/shared/src/db/embedded-postgres.ts';
@@ -80,7 +80,8 @@ export async function openShopTools(env: NodeJS.ProcessEnv = process.env): Promi
     const checkout = createCheckoutService(ctx, {
       inventory: catalog.inventory,
       gatewayUrl: 'http://127.0.0.1:1',
-      waitForOrder: (payment) => waitForOrderOfPayment(ctx, payment),
+      // Never called here (no HTTP): verify is the only caller.
+      waitForOrder: async () => null,
     });
     const modules = [createAccountsService(ctx), catalog, checkout, createOrderService(ctx)];
     return {

@@ -1,0 +1,444 @@
+import { randomBytes } from 'node:crypto';
+import type { Pool, PoolClient } from 'pg';
+import { wants } from '../bus/apply-event.ts';
+import { schemaIdentifier } from '../bus/schema-name.ts';
+import type { EventConsumer } from '../bus/types.ts';
+import { EVENT_COLUMNS, PostgresEventStore, type EventRow } from '../eventstore/postgres-event-store.ts';
+import type { RecordedEvent } from '../eventstore/types.ts';
+
+/**
+ * Rebuilds projections from position 0 into shadow tables, then either swaps them in (replay) or compares
+ * them with the live tables (verify).
+ *
+ * Generic shadows: projections write schema-qualified names (`catalog.products`), so pointing search_path
+ * at a scratch schema would not redirect them. Instead each declared table gets an UNLOGGED copy of its
+ * definition (`CREATE TABLE ... (LIKE live INCLUDING ALL)`: columns in the same order, defaults, checks,
+ * primary key, indexes) in a scratch schema `replay_<pid>_<random>`, and the projection's own handle()
+ * runs on a client whose query text has every declared `schema.table` rewritten to its shadow. So the
+ * projection code replayed is exactly the code the shop runs.
+ *
+ * Consistency with the live consumer: the bulk of the log is folded without locks; then, in one
+ * transaction holding the consumer's checkpoint rows FOR UPDATE (the lock every live batch of the
+ * Postgres-log subscription takes first), the shadow catches up with the log, and
+ * - replay: the live tables' rows are replaced by the shadow's (DELETE + INSERT ... SELECT: readers see the
+ *   old rows until the commit, then the new ones, never a half-built table), consumer_streams of the consumer
+ *   is replaced by the versions the shadow saw, and the checkpoint is set to where the shadow stopped. The
+ *   live consumer's next batch finds the checkpoint moved (or not), reloads it, and carries on from there.
+ *   With Kafka, consumer_streams (per stream, as Kafka orders per stream) skips what the shadow already holds.
+ * - verify: the shadow catches up exactly to the live checkpoint (no further), the tables are compared by an
+ *   order-independent checksum (count and sum of 60-bit md5 prefixes of each row's text), and differing rows
+ *   are named by primary key. The transaction is rolled back.
+ */
+
+/** A projection and the tables it owns (schema-qualified, e.g. `catalog.products`). */
+export interface ReplayTarget {
+  consumer: EventConsumer;
+  tables: readonly string[];
+}
+
+export interface ReplayProgress {
+  done: number;
+  total: number;
+}
+
+export interface ReplayOptions {
+  pool: Pool;
+  targets: readonly ReplayTarget[];
+  /** Event stores of the sources (their upcasters apply on read); others are read without upcasters. */
+  stores?: readonly PostgresEventStore[];
+  /** Compare with the live tables instead of swapping. */
+  verify?: boolean;
+  /** Events read and applied per transaction (default 5000). */
+  batchSize?: number;
+  /** Projections rebuilt at once (default 2). */
+  concurrency?: number;
+  onProgress?: (p: ReplayProgress) => void;
+}
+
+export type DifferenceKind = 'differs' | 'only in live' | 'missing from live';
+
+export interface KeyDifference {
+  /** The row's primary key as JSON (the whole row's text for a table without one). */
+  key: string;
+  kind: DifferenceKind;
+}
+
+export interface TableReport {
+  table: string;
+  rows: number;
+  checksum: string;
+  /** verify only: the live table's figures and the rows that differ (at most 50). */
+  liveRows?: number;
+  liveChecksum?: string;
+  differences?: KeyDifference[];
+}
+
+export interface ProjectionReport {
+  projection: string;
+  events: number;
+  /** Where the shadow stopped, per source: `<transaction id>/<position>`. */
+  position: Record<string, string>;
+  tables: TableReport[];
+  ms: number;
+  /** verify: every table's checksum equals the live one. */
+  identical?: boolean;
+}
+
+interface Cursor {
+  transactionId: bigint;
+  globalPosition: bigint;
+}
+const ZERO: Cursor = { transactionId: 0n, globalPosition: 0n };
+const after = (a: Cursor, b: Cursor) =>
+  a.transactionId > b.transactionId || (a.transactionId === b.transactionId && a.globalPosition > b.globalPosition);
+
+const TABLE_NAME = /^([a-z][a-z0-9_]*)\.([a-z][a-z0-9_]*)$/;
+
+function splitTable(table: string): { schema: string; name: string } {
+  const m = TABLE_NAME.exec(table);
+  if (!m) throw new Error(`Bad table name ${JSON.stringify(table)}: expected schema.table`);
+  return { schema: m[1]!, name: m[2]! };
+}
+
+/** A client whose query text has each `schema.table` of `map` replaced by its shadow. */
+export function rewritingClient(client: PoolClient, map: ReadonlyMap<string, string>): PoolClient {
+  const names = [...map.keys()].sort((a, b) => b.length - a.length).map((n) => n.replace('.', '\\.'));
+  const pattern = new RegExp(`(?<![\\w."])(${names.join('|')})(?![\\w"])`, 'g');
+  const rewrite = (text: string) => text.replace(pattern, (m) => map.get(m)!);
+  const query = (q: unknown, ...rest: unknown[]) => {
+    const text =
+      typeof q === 'string'
+        ? rewrite(q)
+        : q && typeof (q as { text?: unknown }).text === 'string'
+          ? { ...(q as object), text: rewrite((q as { text: string }).text) }
+          : q;
+    return (client.query as (...args: unknown[]) => unknown)(text, ...rest);
+  };
+  return new Proxy(client, {
+    get(target, prop) {
+      if (prop === 'query') return query;
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
+/** Order-independent checksum of a table: row count and the sum of a 60-bit md5 prefix of each row's text. */
+export async function tableChecksum(
+  client: Pool | PoolClient,
+  table: string,
+): Promise<{ rows: number; checksum: string }> {
+  const { rows } = await client.query<{ n: string; s: string }>(
+    `SELECT count(*)::text AS n, coalesce(sum(('x' || substr(md5(t::text), 1, 15))::bit(60)::bigint), 0)::text AS s
+       FROM ${table} t`,
+  );
+  const n = Number(rows[0]!.n);
+  return { rows: n, checksum: `${n}:${BigInt(rows[0]!.s).toString(16)}` };
+}
+
+/** Checksums of tables (schema-qualified names) as they are now. */
+export async function tableChecksums(pool: Pool, tables: readonly string[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const t of tables) {
+    const { schema, name } = splitTable(t);
+    out[t] = (await tableChecksum(pool, `${schema}.${name}`)).checksum;
+  }
+  return out;
+}
+
+async function primaryKey(client: PoolClient, table: string): Promise<string[]> {
+  const { rows } = await client.query<{ attname: string }>(
+    `SELECT a.attname FROM pg_index i
+       JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+      WHERE i.indrelid = $1::regclass AND i.indisprimary
+      ORDER BY array_position(i.indkey::int2[], a.attnum)`,
+    [table],
+  );
+  return rows.map((r) => r.attname);
+}
+
+async function differences(client: PoolClient, live: string, shadow: string): Promise<KeyDifference[]> {
+  const pk = await primaryKey(client, live);
+  const key = pk.length ? `json_build_object(${pk.map((c) => `'${c}', t."${c}"`).join(', ')})::text` : 't::text';
+  const { rows } = await client.query<{ k: string; in_live: boolean; in_rebuilt: boolean }>(
+    `WITH l AS (SELECT md5(t::text) AS h, ${key} AS k FROM ${live} t),
+          s AS (SELECT md5(t::text) AS h, ${key} AS k FROM ${shadow} t),
+          d AS ((SELECT h, k, 'live' AS side FROM (SELECT h, k FROM l EXCEPT ALL SELECT h, k FROM s) x)
+                UNION ALL
+                (SELECT h, k, 'rebuilt' AS side FROM (SELECT h, k FROM s EXCEPT ALL SELECT h, k FROM l) y))
+     SELECT k, bool_or(side = 'live') AS in_live, bool_or(side = 'rebuilt') AS in_rebuilt
+       FROM d GROUP BY k ORDER BY k LIMIT 50`,
+  );
+  return rows.map((r) => ({
+    key: r.k,
+    kind: r.in_live && r.in_rebuilt ? 'differs' : r.in_live ? 'only in live' : 'missing from live',
+  }));
+}
+
+async function inTx<T>(client: PoolClient, work: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const r = await work();
+    await client.query('COMMIT');
+    return r;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
+/** One projection's rebuild. */
+class ShadowBuild {
+  readonly consumer: EventConsumer;
+  readonly tables: ReadonlyMap<string, string>;
+  readonly versions = new Map<string, number>();
+  readonly cursors = new Map<string, Cursor>();
+  events = 0;
+  private readonly types: string[] | null;
+
+  constructor(
+    target: ReplayTarget,
+    shadowSchema: string,
+    private readonly readers: (source: string) => PostgresEventStore,
+    private readonly batchSize: number,
+    private readonly progress: (n: number) => void,
+  ) {
+    this.consumer = target.consumer;
+    schemaIdentifier(this.consumer.schema);
+    this.tables = new Map(
+      target.tables.map((t) => {
+        const { schema, name } = splitTable(t);
+        return [`${schema}.${name}`, `${shadowSchema}.${schema}__${name}`];
+      }),
+    );
+    this.types = this.consumer.eventTypes ? [...this.consumer.eventTypes] : null;
+    for (const s of this.consumer.sources) this.cursors.set(s, ZERO);
+  }
+
+  async createShadows(client: PoolClient): Promise<void> {
+    for (const [live, shadow] of this.tables)
+      await client.query(`CREATE UNLOGGED TABLE ${shadow} (LIKE ${live} INCLUDING ALL)`);
+  }
+
+  /** Wanted events of a source after its cursor: committed-safe (readAll's rule), or up to `upto` inclusive. */
+  private async read(client: PoolClient, source: string, upto: Cursor | 'head'): Promise<RecordedEvent[]> {
+    const from = this.cursors.get(source)!;
+    const params: unknown[] = [from.transactionId.toString(), from.globalPosition.toString(), this.batchSize];
+    let where = '(transaction_id, global_position) > ($1::text::xid8, $2::bigint)';
+    if (upto === 'head') where += ' AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
+    else {
+      params.push(upto.transactionId.toString(), upto.globalPosition.toString());
+      where += ` AND (transaction_id, global_position) <= ($${params.length - 1}::text::xid8, $${params.length}::bigint)`;
+    }
+    if (this.types) {
+      params.push(this.types);
+      where += ` AND type = ANY($${params.length}::text[])`;
+    }
+    const { rows } = await client.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM ${schemaIdentifier(source)}.events WHERE ${where}
+        ORDER BY transaction_id, global_position LIMIT $3`,
+      params,
+    );
+    const store = this.readers(source);
+    return rows.map((r) => store.fromRow(r));
+  }
+
+  /** Applies one batch in the caller's transaction; false when the source had nothing more. */
+  async step(client: PoolClient, source: string, upto: Cursor | 'head'): Promise<boolean> {
+    const events = await this.read(client, source, upto);
+    if (events.length === 0) return false;
+    const tx = rewritingClient(client, this.tables);
+    for (const event of events) {
+      if (!wants(this.consumer, event.type)) continue;
+      const seen = this.versions.get(event.streamId) ?? 0;
+      if (event.streamVersion <= seen) continue; // as applyEvent's claim: a stream's versions only go up
+      try {
+        await this.consumer.handle(event, tx);
+      } catch (err) {
+        throw new Error(
+          `${this.consumer.name} failed on ${source}#${event.globalPosition} ${event.type} ${event.streamId}@${event.streamVersion}: ${err instanceof Error ? err.message : String(err)}`,
+          { cause: err },
+        );
+      }
+      this.versions.set(event.streamId, event.streamVersion);
+    }
+    const last = events[events.length - 1]!;
+    this.cursors.set(source, { transactionId: last.transactionId, globalPosition: last.globalPosition });
+    this.events += events.length;
+    this.progress(events.length);
+    return events.length === this.batchSize;
+  }
+
+  /** Folds a source's log into the shadows, one transaction per batch. */
+  async bulk(client: PoolClient, upto: (source: string) => Cursor | 'head'): Promise<void> {
+    for (const source of this.consumer.sources) {
+      while (await inTx(client, () => this.step(client, source, upto(source)))) {
+        // next batch
+      }
+    }
+  }
+
+  async catchUp(client: PoolClient, source: string, upto: Cursor | 'head'): Promise<void> {
+    while (await this.step(client, source, upto)) {
+      // next batch
+    }
+  }
+
+  async report(client: PoolClient, compare: boolean): Promise<TableReport[]> {
+    const out: TableReport[] = [];
+    for (const [live, shadow] of this.tables) {
+      const built = await tableChecksum(client, shadow);
+      const r: TableReport = { table: live, rows: built.rows, checksum: built.checksum };
+      if (compare) {
+        const now = await tableChecksum(client, live);
+        r.liveRows = now.rows;
+        r.liveChecksum = now.checksum;
+        r.differences = now.checksum === built.checksum ? [] : await differences(client, live, shadow);
+      }
+      out.push(r);
+    }
+    return out;
+  }
+
+  /** Replaces the live rows, the consumer's stream versions and its checkpoints, in the caller's transaction. */
+  async swap(client: PoolClient, live: Map<string, Cursor>): Promise<void> {
+    for (const [table, shadow] of this.tables) {
+      await client.query(`DELETE FROM ${table}`);
+      await client.query(`INSERT INTO ${table} SELECT * FROM ${shadow}`);
+    }
+    const schema = schemaIdentifier(this.consumer.schema);
+    await client.query(`DELETE FROM ${schema}.consumer_streams WHERE consumer = $1`, [this.consumer.name]);
+    const entries = [...this.versions];
+    for (let i = 0; i < entries.length; i += 10_000) {
+      const chunk = entries.slice(i, i + 10_000);
+      await client.query(
+        `INSERT INTO ${schema}.consumer_streams (consumer, stream_id, stream_version)
+         SELECT $1, s, v FROM unnest($2::text[], $3::int[]) AS x(s, v)`,
+        [this.consumer.name, chunk.map((e) => e[0]), chunk.map((e) => e[1])],
+      );
+    }
+    for (const source of this.consumer.sources) {
+      const mine = this.cursors.get(source)!;
+      const theirs = live.get(source) ?? ZERO;
+      // Everything wanted up to the commit-safe head is in the shadow; never move the checkpoint back.
+      const at = after(theirs, mine) ? theirs : mine;
+      await client.query(
+        `UPDATE ${schema}.checkpoints SET transaction_id = $3::text::xid8, global_position = $4, updated_at = now()
+          WHERE consumer = $1 AND source = $2`,
+        [this.consumer.name, source, at.transactionId.toString(), at.globalPosition.toString()],
+      );
+      this.cursors.set(source, at);
+    }
+  }
+
+  /** Locks the consumer's checkpoint rows (creating them if it never ran) and returns them. */
+  async lockCheckpoints(client: PoolClient): Promise<Map<string, Cursor>> {
+    const schema = schemaIdentifier(this.consumer.schema);
+    const { rows } = await client.query<{ source: string; transaction_id: string; global_position: string }>(
+      `SELECT source, transaction_id::text, global_position::text FROM ${schema}.checkpoints
+        WHERE consumer = $1 AND source = ANY($2) ORDER BY source FOR UPDATE`,
+      [this.consumer.name, this.consumer.sources],
+    );
+    return new Map(
+      rows.map((r) => [
+        r.source,
+        { transactionId: BigInt(r.transaction_id), globalPosition: BigInt(r.global_position) },
+      ]),
+    );
+  }
+
+  async ensureCheckpoints(client: PoolClient): Promise<void> {
+    for (const source of this.consumer.sources)
+      await client.query(
+        `INSERT INTO ${schemaIdentifier(this.consumer.schema)}.checkpoints (consumer, source) VALUES ($1, $2)
+         ON CONFLICT DO NOTHING`,
+        [this.consumer.name, source],
+      );
+  }
+}
+
+async function countWanted(pool: Pool, target: ReplayTarget): Promise<number> {
+  let n = 0;
+  for (const source of target.consumer.sources) {
+    const types = target.consumer.eventTypes ? [...target.consumer.eventTypes] : null;
+    const { rows } = await pool.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM ${schemaIdentifier(source)}.events WHERE $1::text[] IS NULL OR type = ANY($1)`,
+      [types],
+    );
+    n += Number(rows[0]!.n);
+  }
+  return n;
+}
+
+/** Rebuilds (or verifies) the targets; see the module comment. Shadow tables are dropped at the end. */
+export async function replayProjections(options: ReplayOptions): Promise<ProjectionReport[]> {
+  const { pool, targets, verify = false, batchSize = 5_000, concurrency = 2 } = options;
+  const stores = new Map((options.stores ?? []).map((s) => [s.schema, s]));
+  const readers = (source: string) => {
+    let s = stores.get(source);
+    if (!s) stores.set(source, (s = new PostgresEventStore(pool, schemaIdentifier(source))));
+    return s;
+  };
+  const shadowSchema = `replay_${process.pid}_${randomBytes(3).toString('hex')}`;
+  let total = 0;
+  for (const t of targets) total += await countWanted(pool, t);
+  let done = 0;
+  options.onProgress?.({ done, total });
+  const progress = (n: number) => {
+    done += n;
+    options.onProgress?.({ done, total: Math.max(total, done) });
+  };
+
+  await pool.query(`CREATE SCHEMA ${shadowSchema}`);
+  try {
+    const queue = [...targets];
+    const reports: ProjectionReport[] = [];
+    const worker = async () => {
+      for (let target = queue.shift(); target; target = queue.shift()) {
+        const started = Date.now();
+        const build = new ShadowBuild(target, shadowSchema, readers, batchSize, progress);
+        const client = await pool.connect();
+        try {
+          await build.createShadows(client);
+          await build.ensureCheckpoints(client);
+          // verify folds up to the live checkpoint as it is now, replay up to the commit-safe head.
+          const start = verify ? await build.lockCheckpoints(client) : new Map<string, Cursor>();
+          await build.bulk(client, (source) => (verify ? (start.get(source) ?? ZERO) : 'head'));
+          const report = await inTx(client, async () => {
+            const live = await build.lockCheckpoints(client);
+            for (const source of target.consumer.sources)
+              await build.catchUp(client, source, verify ? (live.get(source) ?? ZERO) : 'head');
+            if (!verify) await build.swap(client, live);
+            const tables = await build.report(client, verify);
+            if (verify) await client.query('ROLLBACK AND CHAIN'); // compare only: keep nothing
+            return tables;
+          });
+          if (!verify) {
+            try {
+              await target.consumer.afterCommit?.([]);
+            } catch {
+              // cache invalidation is best effort, as after any projection commit
+            }
+          }
+          reports.push({
+            projection: target.consumer.name,
+            events: build.events,
+            position: Object.fromEntries(
+              [...build.cursors].map(([s, c]) => [s, `${c.transactionId.toString()}/${c.globalPosition.toString()}`]),
+            ),
+            tables: report,
+            ms: Date.now() - started,
+            ...(verify ? { identical: report.every((t) => t.checksum === t.liveChecksum) } : {}),
+          });
+        } finally {
+          client.release();
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, targets.length)) }, worker));
+    const order = new Map(targets.map((t, i) => [t.consumer.name, i]));
+    return reports.sort((a, b) => order.get(a.projection)! - order.get(b.projection)!);
+  } finally {
+    await pool.query(`DROP SCHEMA IF EXISTS ${shadowSchema} CASCADE`);
+  }
+}
