@@ -10,6 +10,7 @@ import { ImageStore } from './uploads/images.ts';
 import { Inventory } from './inventory/inventory.ts';
 import { inventoryRouter } from './inventory/inventory-api.ts';
 import { StockWriter } from './inventory/stock-writer.ts';
+import { ProductFactsView } from './inventory/product-facts.ts';
 import { HOLD_EXPIRY_JOB, holdBackstopMs, holdSweepEveryMs } from './inventory/hold-expiry.ts';
 import { stockHoldsProjection } from './read-models/stock-holds/stock-holds-projection.ts';
 import { Collections } from './collections.ts';
@@ -48,7 +49,14 @@ export function createCatalogService(
   const images = new ImageStore(dir);
   const listCache = new ProductListCache(ctx.pool, ctx.cache, ctx.pubsub);
   const ttlSeconds = ctx.config.RESERVATION_TTL_SECONDS;
-  const inventory = new Inventory(ctx.pool, new StockWriter(store), ctx.clock, holdBackstopMs(ttlSeconds));
+  const productFacts = new ProductFactsView(ctx.pool, ctx.pubsub);
+  const inventory = new Inventory(
+    ctx.pool,
+    new StockWriter(store),
+    productFacts,
+    ctx.clock,
+    holdBackstopMs(ttlSeconds),
+  );
   ctx.jobs.register(HOLD_EXPIRY_JOB, async () => {
     const released = await inventory.releaseLapsedHolds();
     if (released > 0) ctx.logger.info({ released }, 'released stock holds that no checkout settled');
@@ -65,7 +73,7 @@ export function createCatalogService(
     inventory,
     router,
     consumers: [
-      productsProjection(listCache),
+      productsProjection(listCache, productFacts),
       collectionsProjection(),
       homeSectionsProjection(),
       bestSellersProjection(),
@@ -74,6 +82,7 @@ export function createCatalogService(
     ],
     async start() {
       await listCache.start();
+      await productFacts.start();
       await ctx.jobs.repeat(HOLD_EXPIRY_JOB, holdSweepEveryMs(ttlSeconds));
       if (opts.seed !== false) {
         const n = await seedDemoCatalog(store, catalog, images, async (written) => {
@@ -92,6 +101,7 @@ export function createCatalogService(
     },
     async stop() {
       await listCache.stop();
+      await productFacts.stop();
     },
   };
 }

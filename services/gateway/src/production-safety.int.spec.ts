@@ -179,9 +179,10 @@ describe('/internal/inventory/* (issue 15, defect 7: internal routes on the publ
     expect((await api('POST', '/internal/inventory/reserve', { token: shopper.token, body })).status).toBe(403);
     expect((await api('POST', '/internal/inventory/reserve', { token: admin, body })).status).toBe(403);
     const client = new InventoryHttpClient(catalogProcess.url, sign({ id: 'service:checkout', name: 'checkout' }));
-    const held = await client.reserve(`r-${randomUUID()}`, body.lines);
+    const reservationId = `r-${randomUUID()}`;
+    const held = await client.reserve(reservationId, body.lines);
     expect(held.ok).toBe(true);
-    if (held.ok) await client.release('r1', held.lines);
+    await client.release(reservationId);
   });
 
   it('distributed: the gateway never forwards /internal/* (404)', async () => {

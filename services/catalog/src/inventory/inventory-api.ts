@@ -17,19 +17,9 @@ const Line = z.object({
   color: z.string().max(100).nullable(),
   quantity: z.number().int().min(1).max(1000),
 });
-const ReservedLine = Line.extend({
-  holdId: z.string().min(1).max(200),
-  name: z.string(),
-  image: z.string(),
-  unitPricePaise: z.number().int(),
-  stockSize: z.string().max(20).nullable(),
-});
-const ReserveBody = z.object({ reservationId: z.string().min(1).max(100), lines: z.array(Line).min(1).max(50) });
-const SettleBody = z.object({
-  reservationId: z.string().min(1).max(100),
-  lines: z.array(ReservedLine).min(1).max(50),
-  reason: z.string().max(100).optional(),
-});
+const ReservationId = z.string().min(1).max(100);
+const ReserveBody = z.object({ reservationId: ReservationId, lines: z.array(Line).min(1).max(50) });
+const SettleBody = z.object({ reservationId: ReservationId, reason: z.string().max(100).optional() });
 
 /** /internal/inventory/*: the InventoryPort over HTTP, for checkout running as its own process. */
 export function inventoryRouter(inventory: Inventory): Router {
@@ -40,12 +30,12 @@ export function inventoryRouter(inventory: Inventory): Router {
   });
   r.post('/internal/inventory/release', requireService, async (req, res) => {
     const body = parseInput(SettleBody, req.body);
-    await inventory.release(body.reservationId, body.lines, body.reason);
+    await inventory.release(body.reservationId, body.reason);
     res.json({ ok: true });
   });
   r.post('/internal/inventory/commit', requireService, async (req, res) => {
     const body = parseInput(SettleBody, req.body);
-    await inventory.commit(body.reservationId, body.lines);
+    await inventory.commit(body.reservationId);
     res.json({ ok: true });
   });
   return r;

@@ -1,5 +1,5 @@
 import { ConflictError, UnavailableError, ValidationError } from '@shop/shared/errors/errors';
-import type { InventoryPort, ReserveLine, ReserveResult, ReservedLine } from '@shop/shared/contracts/inventory';
+import type { InventoryPort, ReserveLine, ReserveResult } from '@shop/shared/contracts/inventory';
 
 /** InventoryPort over HTTP to the catalog service (distributed mode). */
 export class InventoryHttpClient implements InventoryPort {
@@ -12,12 +12,12 @@ export class InventoryHttpClient implements InventoryPort {
     return this.post<ReserveResult>('reserve', { reservationId, lines });
   }
 
-  async release(reservationId: string, lines: ReservedLine[], reason?: string): Promise<void> {
-    await this.post('release', { reservationId, lines, reason });
+  async release(reservationId: string, reason?: string): Promise<void> {
+    await this.post('release', { reservationId, reason });
   }
 
-  async commit(reservationId: string, lines: ReservedLine[]): Promise<void> {
-    await this.post('commit', { reservationId, lines });
+  async commit(reservationId: string): Promise<void> {
+    await this.post('commit', { reservationId });
   }
 
   private async post<T>(action: string, body: unknown): Promise<T> {

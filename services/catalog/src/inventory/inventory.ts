@@ -1,20 +1,20 @@
 import type pg from 'pg';
-import { rupeesToPaise } from '@shop/shared/money/money';
 import type { InventoryPort, ReserveLine, ReserveResult, ReservedLine } from '@shop/shared/contracts/inventory';
 import { InsufficientStockError } from '../stock/decider.ts';
 import { stockStreamId } from '../stock/events.ts';
-import { findProduct, type ProductView } from '../read-models/products/products-queries.ts';
 import { lapsedHolds } from '../read-models/stock-holds/stock-holds-queries.ts';
+import type { ProductFacts, ProductFactsView } from './product-facts.ts';
+import { holdsOfReservation, type HoldRef } from './reservations.ts';
 import type { StockWriter } from './stock-writer.ts';
 
 type Refusal = { ok: false; title: string; message: string };
 
 /** Whether the product is sold by size now: some offered size holds units (then its general stock is 0). */
-const soldBySize = (product: Pick<ProductView, 'sizeQuantities'>) =>
+const soldBySize = (product: Pick<ProductFacts, 'sizeQuantities'>) =>
   Object.values(product.sizeQuantities).some((n) => n > 0);
 
 /** Whether a line with this size draws on the size's stock (the seeds' rule), else on the general quantity. */
-export function stockSizeFor(product: Pick<ProductView, 'sizeQuantities'>, size: string | null): string | null {
+export function stockSizeFor(product: Pick<ProductFacts, 'sizeQuantities'>, size: string | null): string | null {
   if (size === null) return null;
   return soldBySize(product) ? size : null;
 }
@@ -54,13 +54,18 @@ function shortage(name: string, line: ReserveLine, stockSize: string | null, ava
 }
 
 /**
- * The catalog's inventory: validates checkout lines with the seeds' messages and holds, releases or sells
- * stock through the stock streams' single writer. Prices come from the catalog, never from the client.
+ * The catalog's inventory and its reservations. A reservation (an id, its lines, when it lapses) belongs to
+ * the catalog: its holds sit on the stock streams under `<reservationId>#<line>`, each with the catalog's
+ * own expiry, so checkout commits or releases it by its id alone and the catalog's sweep gives back any
+ * that nobody settles (a checkout that crashed before recording its order). Lines are validated with the
+ * seeds' messages and priced from the in-memory product facts, never from the client; a sold-out stream
+ * refuses in memory (see StockWriter).
  */
 export class Inventory implements InventoryPort {
   constructor(
     private readonly db: pg.Pool,
     private readonly writer: StockWriter,
+    private readonly products: ProductFactsView,
     private readonly clock: () => Date,
     /** How long a hold lasts if no checkout settles it (see holdBackstopMs); null = until settled. */
     private readonly holdBackstopMs: number | null = null,
@@ -69,7 +74,7 @@ export class Inventory implements InventoryPort {
   async reserve(reservationId: string, lines: ReserveLine[]): Promise<ReserveResult> {
     const planned: ReservedLine[] = [];
     for (const [i, line] of lines.entries()) {
-      const product = await findProduct(this.db, line.productId);
+      const product = await this.products.get(line.productId);
       if (!product)
         return { ok: false, title: 'Product not available', message: 'A product in your cart is no longer available' };
       if (product.isDelisted)
@@ -79,7 +84,7 @@ export class Inventory implements InventoryPort {
         holdId: `${reservationId}#${i}`,
         name: product.name,
         image: product.image,
-        unitPricePaise: rupeesToPaise(product.price),
+        unitPricePaise: product.pricePaise,
       };
       if (line.size === null && soldBySize(product)) {
         // Parts of one line share its hold id: each sits on its own size's stream.
@@ -120,9 +125,10 @@ export class Inventory implements InventoryPort {
     const failedAt = results.findIndex((r) => r.status === 'rejected');
     if (failedAt === -1) return { ok: true, lines: planned };
     // All or nothing: give back what this attempt did hold.
-    await this.release(
-      reservationId,
+    await this.settle(
       planned.filter((_, i) => results[i]!.status === 'fulfilled'),
+      'release',
+      'released',
     );
     const reason = (results[failedAt] as PromiseRejectedResult).reason;
     if (reason instanceof InsufficientStockError) {
@@ -130,7 +136,7 @@ export class Inventory implements InventoryPort {
       const line = lines[Number(held.holdId.slice(held.holdId.lastIndexOf('#') + 1))]!;
       if (line.size === null && held.stockSize !== null) {
         // A split line lost a race for one of its sizes: say what the product has now.
-        const product = await findProduct(this.db, line.productId);
+        const product = await this.products.get(line.productId);
         const sizes = product ? await this.sizeStock(product) : [];
         return shortage(
           held.name,
@@ -145,7 +151,7 @@ export class Inventory implements InventoryPort {
   }
 
   /** Each offered size's units as its stock stream's writer knows them now. */
-  private async sizeStock(product: ProductView): Promise<Array<[string, number]>> {
+  private async sizeStock(product: ProductFacts): Promise<Array<[string, number]>> {
     return Promise.all(
       Object.keys(product.sizeQuantities).map(
         async (size) =>
@@ -160,46 +166,37 @@ export class Inventory implements InventoryPort {
    */
   async releaseLapsedHolds(limit = 500): Promise<number> {
     const lapsed = await lapsedHolds(this.db, this.clock(), limit);
-    const now = this.clock();
-    const outcomes = await Promise.all(
-      lapsed.map((h) =>
-        this.writer.execute(stockStreamId(h.productId, h.size), {
-          type: 'ReleaseStock',
-          data: {
-            productId: h.productId,
-            size: h.size,
-            reservationId: h.holdId,
-            reason: 'expired: no checkout settled the hold',
-            now,
-          },
-        }),
-      ),
+    const released = await this.settle(
+      lapsed.map((h) => ({ holdId: h.holdId, productId: h.productId, stockSize: h.size })),
+      'release',
+      'expired: no checkout settled the hold',
     );
     // A hold settled since the read model listed it releases nothing (the decider answers no events).
+    return released;
+  }
+
+  /** Returns the reservation's held units to stock (expiry, failure). Idempotent. */
+  async release(reservationId: string, reason = 'released'): Promise<void> {
+    await this.settle(await holdsOfReservation(this.db, reservationId), 'release', reason);
+  }
+
+  /** Turns the reservation into a sale. Idempotent. */
+  async commit(reservationId: string): Promise<void> {
+    await this.settle(await holdsOfReservation(this.db, reservationId), 'commit');
+  }
+
+  /** Releases or commits each hold on its stream; answers how many holds changed. */
+  private async settle(holds: HoldRef[], action: 'release' | 'commit', reason = 'released'): Promise<number> {
+    const now = this.clock();
+    const outcomes = await Promise.all(
+      holds.map((h) => {
+        const stream = stockStreamId(h.productId, h.stockSize);
+        const key = { productId: h.productId, size: h.stockSize, reservationId: h.holdId, now };
+        return action === 'commit'
+          ? this.writer.execute(stream, { type: 'CommitStock', data: key })
+          : this.writer.execute(stream, { type: 'ReleaseStock', data: { ...key, reason } });
+      }),
+    );
     return outcomes.filter((events) => events.length > 0).length;
-  }
-
-  async release(_reservationId: string, lines: ReservedLine[], reason = 'released'): Promise<void> {
-    const now = this.clock();
-    await Promise.all(
-      lines.map((l) =>
-        this.writer.execute(stockStreamId(l.productId, l.stockSize), {
-          type: 'ReleaseStock',
-          data: { productId: l.productId, size: l.stockSize, reservationId: l.holdId, reason, now },
-        }),
-      ),
-    );
-  }
-
-  async commit(_reservationId: string, lines: ReservedLine[]): Promise<void> {
-    const now = this.clock();
-    await Promise.all(
-      lines.map((l) =>
-        this.writer.execute(stockStreamId(l.productId, l.stockSize), {
-          type: 'CommitStock',
-          data: { productId: l.productId, size: l.stockSize, reservationId: l.holdId, now },
-        }),
-      ),
-    );
   }
 }

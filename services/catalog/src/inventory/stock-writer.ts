@@ -1,7 +1,14 @@
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import { StreamVersionConflictError } from '@shop/shared/eventstore/postgres-event-store';
 import { UnavailableError } from '@shop/shared/errors/errors';
-import { decideStock, evolveStock, initialStockState, type StockCommand, type StockState } from '../stock/decider.ts';
+import {
+  decideStock,
+  evolveStock,
+  InsufficientStockError,
+  initialStockState,
+  type StockCommand,
+  type StockState,
+} from '../stock/decider.ts';
 import type { StockEvent } from '../stock/events.ts';
 
 /** A read of the units on sale, answered in queue order so it never races a batch's catch-up or append. */
@@ -19,7 +26,17 @@ interface StreamSlot {
   loaded: boolean;
   queue: Pending[];
   draining: boolean;
+  /** When (performance.now()) the state was last known to match the log; 0 = not since another append. */
+  freshAt: number;
+  /** When the last catch-up read the log (the state's age after this writer's own append). */
+  readAt: number;
 }
+
+/**
+ * How long a sold-out state is trusted without asking Postgres: appends by this process outside the writer
+ * (a product edit setting stock) make it stale at once; another process's append is seen within this time.
+ */
+export const SOLD_OUT_TRUSTED_MS = 500;
 
 /**
  * The single writer of each stock stream in this process, with group commit: commands for one stream
@@ -34,11 +51,35 @@ export class StockWriter {
   constructor(
     private readonly store: PostgresEventStore,
     private readonly opts: { maxBatch?: number; maxAttempts?: number } = {},
-  ) {}
+  ) {
+    // A stock event this writer did not write (a product edit's stock level): its stream is stale now.
+    store.onAppended((events) => {
+      for (const e of events) {
+        const slot = this.slots.get(e.streamId);
+        if (slot && e.streamVersion > slot.version) slot.freshAt = 0;
+      }
+    });
+  }
 
   /** Decides and records one command; resolves with its events (none for an idempotent repeat). */
   execute(streamId: string, command: StockCommand): Promise<StockEvent[]> {
+    const refusal = this.refuseFromMemory(streamId, command);
+    if (refusal) return Promise.reject(refusal);
     return this.enqueue(streamId, command) as Promise<StockEvent[]>;
+  }
+
+  /**
+   * A sold-out stream refuses a new hold in memory, without a trip to Postgres: when nothing is queued ahead
+   * (a queued release could free units) and the state was read or written within SOLD_OUT_TRUSTED_MS.
+   * A stale answer can only refuse, never oversell: a hold is always decided on the stream in turn.
+   */
+  private refuseFromMemory(streamId: string, command: StockCommand): InsufficientStockError | null {
+    if (command.type !== 'ReserveStock') return null;
+    const s = this.slots.get(streamId);
+    if (!s || !s.loaded || s.queue.length > 0 || s.state.holds.has(command.data.reservationId)) return null;
+    if (performance.now() - s.freshAt > SOLD_OUT_TRUSTED_MS) return null;
+    if (s.state.available >= command.data.quantity) return null;
+    return new InsufficientStockError(Math.max(0, s.state.available));
   }
 
   /** Units on sale on the stream now (after catching up), read in turn with the stream's commands. */
@@ -49,7 +90,15 @@ export class StockWriter {
   private enqueue(streamId: string, command: StockCommand | ReadAvailable): Promise<StockEvent[] | number> {
     let slot = this.slots.get(streamId);
     if (!slot) {
-      slot = { state: initialStockState(), version: 0, loaded: false, queue: [], draining: false };
+      slot = {
+        state: initialStockState(),
+        version: 0,
+        loaded: false,
+        queue: [],
+        draining: false,
+        freshAt: 0,
+        readAt: 0,
+      };
       this.slots.set(streamId, slot);
     }
     const s = slot;
@@ -76,12 +125,15 @@ export class StockWriter {
       s.state = initialStockState();
       s.version = 0;
     }
+    const readAt = performance.now();
     const events = await this.store.readStream(streamId, s.version + 1);
     for (const e of events) {
       evolveStock(s.state, { type: e.type, data: e.data } as StockEvent);
       s.version = e.streamVersion;
     }
     s.loaded = true;
+    s.readAt = readAt;
+    s.freshAt = readAt;
   }
 
   private async runBatch(streamId: string, s: StreamSlot, batch: Pending[]): Promise<void> {
@@ -115,6 +167,8 @@ export class StockWriter {
         try {
           const r = await this.store.append(streamId, s.version, all, { metadata: { actor: 'inventory' } });
           s.version = r.nextExpectedVersion;
+          // Its own append (which the listener saw as new) leaves the state as fresh as the read before it.
+          s.freshAt = s.readAt;
         } catch (err) {
           s.loaded = false;
           if (err instanceof StreamVersionConflictError && attempt < maxAttempts) continue;

@@ -2,7 +2,7 @@ import type { EventConsumer } from '@shop/shared/bus/types';
 import type { InventoryPort } from '@shop/shared/contracts/inventory';
 import type { PaymentEvent, PaymentOrderCreated } from '@shop/shared/contracts/payment-events';
 import type { LiveCheckouts } from './live-checkouts.ts';
-import type { CouponUses } from './payments.ts';
+import type { CouponUses } from './ports.ts';
 
 export const SETTLEMENT_CONSUMER = 'checkout.settlement';
 
@@ -27,13 +27,12 @@ export function settlementConsumer(deps: {
       if (e.type === 'PaymentVerified' || e.type === 'PaymentOrderExpired')
         await deps.liveCheckouts.release(e.data.reservationId, tx);
       if (e.type === 'PaymentVerified') {
-        await deps.inventory.commit(e.data.reservationId, e.data.holds);
+        await deps.inventory.commit(e.data.reservationId);
         if (e.data.couponCode) await deps.coupons.commitUse(e.data.couponCode, e.data.reservationId);
       } else if (e.type === 'PaymentOrderExpired') {
+        await deps.inventory.release(e.data.reservationId, 'expired');
         const order = await deps.loadOrder(e.data.razorpayOrderId);
-        if (!order) return;
-        await deps.inventory.release(e.data.reservationId, order.holds);
-        if (order.couponCode) await deps.coupons.releaseUse(order.couponCode, e.data.reservationId);
+        if (order?.couponCode) await deps.coupons.releaseUse(order.couponCode, e.data.reservationId);
       }
     },
   };

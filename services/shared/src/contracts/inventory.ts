@@ -27,11 +27,15 @@ export interface ReservedLine extends ReserveLine {
 /** A refusal carries the seeds' title and message ('Size not available', '{name} - Size M only has ...'). */
 export type ReserveResult = { ok: true; lines: ReservedLine[] } | { ok: false; title: string; message: string };
 
+/**
+ * A reservation is the catalog's: it records which stock each line took and lapses on its own (the
+ * catalog's sweep) if nobody settles it, so checkout settles it by its id alone.
+ */
 export interface InventoryPort {
   /** Validates and reserves every line, all or nothing; idempotent per reservationId. */
   reserve(reservationId: string, lines: ReserveLine[]): Promise<ReserveResult>;
-  /** Returns reserved units to stock (expiry, failure). Idempotent. */
-  release(reservationId: string, lines: ReservedLine[]): Promise<void>;
+  /** Returns the reservation's held units to stock (expiry, failure). Idempotent. */
+  release(reservationId: string, reason?: string): Promise<void>;
   /** Turns the reservation into a sale. Idempotent. */
-  commit(reservationId: string, lines: ReservedLine[]): Promise<void>;
+  commit(reservationId: string): Promise<void>;
 }

@@ -153,6 +153,89 @@ export class PostgresEventStore {
     return result;
   }
 
+  /**
+   * Starts several new streams in one transaction (group commit): one multi-row insert of all their events
+   * and one of their outbox rows. All or nothing: if any stream already exists, nothing is written and
+   * StreamVersionConflictError names it.
+   */
+  async appendToNewStreams(
+    items: ReadonlyArray<{ streamId: string; events: DomainEvent[]; metadata?: Partial<EventMetadata> }>,
+  ): Promise<AppendResult[]> {
+    if (items.length === 0) return [];
+    const occurredAt = this.now().toISOString();
+    const rowsIn = items.flatMap((item) => {
+      if (item.events.length === 0) throw new Error('append needs at least one event');
+      const metadata = JSON.stringify({ occurredAt, ...item.metadata });
+      return item.events.map((e, i) => ({
+        streamId: item.streamId,
+        version: i + 1,
+        id: randomUUID(),
+        type: e.type,
+        schemaVersion: this.currentVersions.get(e.type) ?? 1,
+        data: JSON.stringify(e.data),
+        metadata,
+      }));
+    });
+    const client = await this.pool.connect();
+    let rows: EventRow[];
+    try {
+      await client.query('BEGIN');
+      try {
+        rows = (
+          await client.query<EventRow>(
+            `INSERT INTO ${this.schema}.events (stream_id, stream_version, event_id, type, schema_version, data, metadata)
+             SELECT s, v, id, t, sv, d, m FROM unnest($1::text[], $2::int[], $3::uuid[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[])
+               AS u(s, v, id, t, sv, d, m)
+             RETURNING ${EVENT_COLUMNS}`,
+            [
+              rowsIn.map((r) => r.streamId),
+              rowsIn.map((r) => r.version),
+              rowsIn.map((r) => r.id),
+              rowsIn.map((r) => r.type),
+              rowsIn.map((r) => r.schemaVersion),
+              rowsIn.map((r) => r.data),
+              rowsIn.map((r) => r.metadata),
+            ],
+          )
+        ).rows;
+      } catch (err) {
+        const e = err as { code?: string; constraint?: string; detail?: string };
+        if (e.code === '23505' && String(e.constraint).includes('stream')) {
+          const streamId =
+            /\(stream_id, stream_version\)=\((.*), \d+\)/.exec(e.detail ?? '')?.[1] ?? items[0]!.streamId;
+          throw new StreamVersionConflictError(streamId, 'no_stream', -1);
+        }
+        throw err;
+      }
+      await client.query(
+        `INSERT INTO ${this.schema}.outbox (global_position, stream_id, event_id, type)
+         SELECT p, s, id, t FROM unnest($1::bigint[], $2::text[], $3::uuid[], $4::text[]) AS u(p, s, id, t)`,
+        [
+          rows.map((r) => r.global_position.toString()),
+          rows.map((r) => r.stream_id),
+          rows.map((r) => r.event_id),
+          rows.map((r) => r.type),
+        ],
+      );
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+    const recorded = rows.map((r) => this.fromRow(r));
+    this.notifyAppended(recorded);
+    return items.map((item) => {
+      const own = recorded.filter((e) => e.streamId === item.streamId);
+      return {
+        nextExpectedVersion: own.length,
+        lastGlobalPosition: own[own.length - 1]!.globalPosition,
+        events: own,
+      };
+    });
+  }
+
   /** Tells in-process listeners that these events are committed. */
   notifyAppended(events: RecordedEvent[]): void {
     for (const l of this.listeners) {

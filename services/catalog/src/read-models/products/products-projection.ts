@@ -3,8 +3,12 @@ import type { EventConsumer } from '@shop/shared/bus/types';
 import type { ProductEvent } from '../../product/events.ts';
 import type { StockEvent } from '../../stock/events.ts';
 import type { ProductListCache } from './product-list-cache.ts';
+import type { ProductFactsView } from '../../inventory/product-facts.ts';
 
 export const PRODUCTS_PROJECTION = 'catalog.products';
+
+/** Stock movements of checkouts: they change a product's units, never its pricing facts. */
+const SALE_MOVEMENTS = new Set(['StockReserved', 'StockReleased', 'StockCommitted']);
 
 const DETAIL_COLUMNS: Record<string, string> = {
   name: 'name',
@@ -40,7 +44,7 @@ async function refreshStock(tx: PoolClient, productId: string, at: string) {
 }
 
 /** catalog.products: the product list and detail reads (and the stock levels they show). */
-export function productsProjection(cache?: ProductListCache): EventConsumer {
+export function productsProjection(cache?: ProductListCache, facts?: ProductFactsView): EventConsumer {
   return {
     name: PRODUCTS_PROJECTION,
     schema: 'catalog',
@@ -134,8 +138,12 @@ export function productsProjection(cache?: ProductListCache): EventConsumer {
           return;
       }
     },
-    async afterCommit() {
+    async afterCommit(events) {
       await cache?.invalidate();
+      // Checkout's pricing facts change with the product, not with the holds and sales of a sale.
+      const changed = events.filter((e) => !SALE_MOVEMENTS.has(e.type));
+      if (facts && changed.length > 0)
+        await facts.changed([...new Set(changed.map((e) => (e.data as { productId: string }).productId))]);
     },
   };
 }

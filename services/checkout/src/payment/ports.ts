@@ -1,0 +1,55 @@
+import type { InventoryPort, ReserveLine } from '@shop/shared/contracts/inventory';
+import type { OrderCustomer } from '@shop/shared/contracts/payment-events';
+import type { NewStreamAppender } from '@shop/shared/eventstore/new-stream-appender';
+import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
+import type { Logger } from '@shop/shared/observability/logger';
+import type { PaymentProvider } from '../payment-provider/provider.ts';
+import type { LiveCheckouts } from './live-checkouts.ts';
+
+/** Coupon uses held with an order (the coupons slice). */
+export interface CouponUses {
+  reserveUse(input: {
+    code: string;
+    reservationId: string;
+    orderTotalPaise: number;
+    /** The buyer's keys: a buyer may hold one live (unpaid, unexpired) use of a coupon at a time. */
+    buyers: readonly string[];
+    /** When the checkout's hold lapses if unpaid. */
+    heldUntil: string;
+  }): Promise<{ code: string; discountPaise: number }>;
+  releaseUse(code: string, reservationId: string): Promise<void>;
+  commitUse(code: string, reservationId: string): Promise<void>;
+}
+
+/** Delivery charges for an order total (the delivery slice). */
+export interface DeliveryQuotes {
+  quote(orderTotalPaise: number): Promise<{ shippingChargePaise: number; deliveryChargePaise: number }>;
+}
+
+export interface CheckoutRequest {
+  lines: ReserveLine[];
+  customer: OrderCustomer;
+  address: string;
+  pincode: string;
+  couponCode: string | null;
+  receipt: string;
+  /** The client's address (req.ip): who a guest is, for the caps on live checkouts and coupon holds. */
+  clientAddress: string;
+}
+
+/** What the payment commands work over: the payment log, the other slices and services, the provider. */
+export interface PaymentPorts {
+  store: PostgresEventStore;
+  /** Group commit of new payment streams (one transaction for the orders created meanwhile). */
+  newStreams: NewStreamAppender;
+  inventory: InventoryPort;
+  coupons: CouponUses;
+  delivery: DeliveryQuotes;
+  provider: PaymentProvider;
+  keySecret: string;
+  clock: () => Date;
+  reservationTtlMs: number;
+  logger: Logger;
+  /** Caps the unpaid checkouts one buyer holds stock with (MAX_LIVE_CHECKOUTS_PER_BUYER). */
+  liveCheckouts: LiveCheckouts;
+}
