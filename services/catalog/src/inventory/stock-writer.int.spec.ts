@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
+import { createTestDatabase, type TestDatabase } from '../../../../tests/support/test-database.ts';
+import { InsufficientStockError, type StockCommand } from '../stock/decider.ts';
+import { stockStreamId } from '../stock/events.ts';
+import { SOLD_OUT_TRUSTED_MS, StockWriter } from './stock-writer.ts';
+
+let db: TestDatabase;
+let store: PostgresEventStore;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  store = new PostgresEventStore(db.pool, 'catalog');
+});
+afterAll(() => db.drop());
+
+/**
+ * The writer's trust window is measured with performance.now(); the test holds that clock still (and far
+ * from 0, the writer's "stale" mark) so that "within SOLD_OUT_TRUSTED_MS" never depends on machine speed.
+ */
+let clock = 0;
+let queries = 0;
+beforeEach(() => {
+  clock = 1_000_000;
+  vi.spyOn(performance, 'now').mockImplementation(() => clock);
+  // Every trip to Postgres: readStream goes through pool.query, append through pool.connect.
+  const query = db.pool.query.bind(db.pool) as typeof db.pool.query;
+  const connect = db.pool.connect.bind(db.pool) as typeof db.pool.connect;
+  vi.spyOn(db.pool, 'query').mockImplementation(((...args: Parameters<typeof query>) => {
+    queries += 1;
+    return (query as (...a: unknown[]) => unknown)(...args);
+  }) as typeof query);
+  vi.spyOn(db.pool, 'connect').mockImplementation(((...args: Parameters<typeof connect>) => {
+    queries += 1;
+    return (connect as (...a: unknown[]) => unknown)(...args);
+  }) as typeof connect);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const now = new Date('2026-11-22T10:00:00Z');
+const setLevel = (productId: string, available: number): StockCommand => ({
+  type: 'SetStockLevel',
+  data: { productId, size: null, available, now },
+});
+const reserve = (productId: string, reservationId: string, quantity = 1): StockCommand => ({
+  type: 'ReserveStock',
+  data: { productId, size: null, reservationId, quantity, now },
+});
+const release = (productId: string, reservationId: string): StockCommand => ({
+  type: 'ReleaseStock',
+  data: { productId, size: null, reservationId, reason: 'test', now },
+});
+
+/** A writer with a fresh sold-out stream of `n` units, all held (hold ids h0..h{n-1}). */
+async function soldOut(n: number) {
+  const writer = new StockWriter(store);
+  const productId = randomUUID();
+  const stream = stockStreamId(productId, null);
+  await writer.execute(stream, setLevel(productId, n));
+  for (let i = 0; i < n; i++) await writer.execute(stream, reserve(productId, `h${i}`));
+  return { writer, productId, stream };
+}
+
+const types = async (stream: string) => (await store.readStream(stream)).map((e) => e.type);
+
+describe('StockWriter: a sold-out stream refuses in memory', () => {
+  it('refuses a further hold with InsufficientStockError(0) without any query reaching Postgres', async () => {
+    const { writer, productId, stream } = await soldOut(3);
+    queries = 0;
+    const refusal = await writer.execute(stream, reserve(productId, 'late')).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(InsufficientStockError);
+    expect((refusal as InsufficientStockError).available).toBe(0);
+    expect(queries).toBe(0);
+    // A bigger hold is refused the same way, and nothing was written for either.
+    await expect(writer.execute(stream, reserve(productId, 'late2', 2))).rejects.toMatchObject({ available: 0 });
+    expect(queries).toBe(0);
+    expect(await types(stream)).toEqual(['StockLevelSet', 'StockReserved', 'StockReserved', 'StockReserved']);
+  });
+
+  it('asks Postgres again once an append outside the writer (an admin restock in this process) reached the stream', async () => {
+    const { writer, productId, stream } = await soldOut(2);
+    // The admin sets stock to 2 more units: appended by the store, not through the writer.
+    await store.append(stream, 3, [
+      { type: 'StockLevelSet', data: { productId, size: null, available: 2, at: now.toISOString() } },
+    ]);
+    queries = 0;
+    const events = await writer.execute(stream, reserve(productId, 'after-restock'));
+    expect(events.map((e) => e.type)).toEqual(['StockReserved']);
+    expect(queries).toBeGreaterThan(0);
+    expect((await store.readStream(stream)).at(-1)!.data).toMatchObject({ reservationId: 'after-restock' });
+  });
+
+  it("trusts the sold-out state only SOLD_OUT_TRUSTED_MS: another process's restock is seen after that", async () => {
+    const { writer, productId, stream } = await soldOut(1);
+    // Another process's store: its append does not reach this process's listeners.
+    const otherProcess = new PostgresEventStore(db.pool, 'catalog');
+    await otherProcess.append(stream, 2, [
+      { type: 'StockLevelSet', data: { productId, size: null, available: 1, at: now.toISOString() } },
+    ]);
+    clock += SOLD_OUT_TRUSTED_MS - 1;
+    queries = 0;
+    await expect(writer.execute(stream, reserve(productId, 'within-window'))).rejects.toBeInstanceOf(
+      InsufficientStockError,
+    );
+    expect(queries).toBe(0);
+    clock += 2;
+    const events = await writer.execute(stream, reserve(productId, 'after-window'));
+    expect(events.map((e) => e.type)).toEqual(['StockReserved']);
+    expect(queries).toBeGreaterThan(0);
+  });
+
+  it('honours a release queued ahead: a hold asked for after it (behind a busy batch) gets the freed unit', async () => {
+    const { writer, productId, stream } = await soldOut(2);
+    // A batch is in flight (a read of the stream); the release and the new hold queue behind it, in order.
+    const busy = writer.available(stream);
+    const released = writer.execute(stream, release(productId, 'h0'));
+    const held = writer.execute(stream, reserve(productId, 'next'));
+    expect(await busy).toBe(0);
+    expect((await released).map((e) => e.type)).toEqual(['StockReleased']);
+    expect((await held).map((e) => e.type)).toEqual(['StockReserved']);
+    expect((await types(stream)).slice(-2)).toEqual(['StockReleased', 'StockReserved']);
+  });
+
+  // BUG (reported, not fixed here): refuseFromMemory only looks at `queue.length`, but an idle writer moves
+  // a command straight from the queue into the batch it starts writing, so a release issued just before the
+  // hold is invisible to the check and the hold is refused from the stale sold-out state. `it.fails`
+  // records the defect: when it is fixed this test starts failing, and `.fails` should be dropped.
+  it.fails('honours a release issued just before the hold when the writer was idle (no stale refusal)', async () => {
+    const { writer, productId, stream } = await soldOut(2);
+    const [released, held] = await Promise.allSettled([
+      writer.execute(stream, release(productId, 'h0')),
+      writer.execute(stream, reserve(productId, 'next')),
+    ]);
+    expect(released).toMatchObject({ status: 'fulfilled', value: [{ type: 'StockReleased' }] });
+    // Today: { status: 'rejected', reason: InsufficientStockError(0) }, decided from memory.
+    expect(held).toMatchObject({ status: 'fulfilled', value: [{ type: 'StockReserved' }] });
+  });
+
+  it('does not refuse the idempotent repeat of a hold already held: it answers no events and writes nothing', async () => {
+    const { writer, productId, stream } = await soldOut(2);
+    const before = await types(stream);
+    await expect(writer.execute(stream, reserve(productId, 'h1'))).resolves.toEqual([]);
+    expect(await types(stream)).toEqual(before);
+  });
+});
