@@ -87,9 +87,15 @@ function toEntry({ source, row }: Fetched): HistoryEntry {
   };
 }
 
+/** When the event's command ran: metadata.occurredAt (the appending process's clock), else recorded_at. */
+function occurredMs({ row }: Fetched): number {
+  const at = typeof row.metadata?.occurredAt === 'string' ? Date.parse(row.metadata.occurredAt) : NaN;
+  return Number.isNaN(at) ? row.recorded_at.getTime() : at;
+}
+
 /**
  * Log order across logs: each log's events stay in their commit order; logs are interleaved by the time
- * their transactions were recorded (positions of different schemas are not comparable).
+ * their events occurred (positions of different schemas are not comparable).
  */
 function inLogOrder(groups: Fetched[][]): HistoryEntry[] {
   const seen = new Set<string>();
@@ -102,7 +108,7 @@ function inLogOrder(groups: Fetched[][]): HistoryEntry[] {
       const f = lists[i]![heads[i]!];
       if (!f) continue;
       const b = best < 0 ? undefined : lists[best]![heads[best]!]!;
-      if (!b || f.row.recorded_at.getTime() < b.row.recorded_at.getTime()) best = i;
+      if (!b || occurredMs(f) < occurredMs(b)) best = i;
     }
     if (best < 0) return out;
     out.push(toEntry(lists[best]![heads[best]!]!));
