@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import { withTransaction } from '@shop/shared/db/pool';
 import { TooManyRequestsError } from '@shop/shared/errors/errors';
 
 // Advisory-lock class for "one writer of a buyer's live checkouts at a time" (migrations hold 727001, outbox
@@ -11,8 +10,9 @@ export const TOO_MANY_CHECKOUTS =
 
 /**
  * The unpaid checkouts each buyer holds stock with (`checkout.live_checkouts`), capped at `max` per buyer so
- * that one caller cannot hold a sale's stock through many checkouts. A place is taken before any stock is
- * held and given back when the order is paid or expires (settlement consumer) or its checkout fails.
+ * that one caller cannot hold a sale's stock through many checkouts. A place is taken right after the stock
+ * is held (a refused place gives the stock back before answering) and given back when the order is paid or
+ * expires (settlement consumer) or its checkout fails.
  */
 export class LiveCheckouts {
   constructor(
@@ -26,19 +26,12 @@ export class LiveCheckouts {
    * another: never more than `max` at once. `expiresAt` is a backstop for a place whose process died.
    */
   async take(buyerKey: string, reservationId: string, now: Date, expiresAt: Date): Promise<void> {
-    await withTransaction(this.pool, async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [BUYER_LOCK, buyerKey]);
-      // A new statement after the lock: it sees every place the lock's earlier holders committed.
-      const taken = await tx.query(
-        `WITH lapsed AS (DELETE FROM checkout.live_checkouts WHERE buyer_key = $2 AND expires_at <= $3)
-         INSERT INTO checkout.live_checkouts (reservation_id, buyer_key, taken_at, expires_at)
-         SELECT $1, $2, $3, $4
-          WHERE (SELECT count(*) FROM checkout.live_checkouts WHERE buyer_key = $2 AND expires_at > $3) < $5
-         ON CONFLICT (reservation_id) DO NOTHING`,
-        [reservationId, buyerKey, now.toISOString(), expiresAt.toISOString(), this.max],
-      );
-      if (taken.rowCount !== 1) throw new TooManyRequestsError(TOO_MANY_CHECKOUTS);
-    });
+    // One round trip: checkout.take_live_checkout (migration 026) locks, counts and inserts.
+    const { rows } = await this.pool.query<{ taken: boolean }>(
+      'SELECT checkout.take_live_checkout($1, $2, $3, $4, $5, $6) AS taken',
+      [reservationId, buyerKey, now.toISOString(), expiresAt.toISOString(), this.max, BUYER_LOCK],
+    );
+    if (!rows[0]?.taken) throw new TooManyRequestsError(TOO_MANY_CHECKOUTS);
   }
 
   /** Gives a checkout's place back (paid, expired, or the checkout failed). Idempotent. */
