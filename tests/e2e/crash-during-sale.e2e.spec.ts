@@ -8,12 +8,18 @@ import { freePort } from '../../services/shared/src/runtime/free-port.ts';
 import { httpClient } from '../support/http.ts';
 import { waitUntil } from '../support/wait-until.ts';
 import { crash, spawnShop, stop, waitHealthy, type ShopProcess } from './support/shop-process.ts';
+import { expectLedgerBalanced, type StockLedger } from './support/stock-ledger.ts';
+import { holdBackstopMs } from '../../services/catalog/src/inventory/hold-expiry.ts';
 
 /**
- * Issue 15: `kill -9` of the shop's node process (only: its embedded Postgres lives on) in the middle of a
- * 200-buyer sale of 50 units, then a start with RESERVATION_TTL_SECONDS=5 and no manual step. The shop comes
- * back; once the holds have run out, available + sold = stock (sold = units in placed orders); every paid
- * order exists exactly once; a payment the sandbox took is an order or a recorded refund, never lost.
+ * Issues 15 and 11: `kill -9` of the shop's node process (only: its embedded Postgres lives on) in the middle
+ * of a 200-buyer sale of 50 units, some buyers using a coupon with a usage limit, then a start with
+ * RESERVATION_TTL_SECONDS=5 and no manual step. The shop comes back; at every check after the restart the
+ * product's stock streams balance (available + held + sold = stock, folded from catalog.events); once the
+ * holds have run out (the sweep, and the catalog's backstop for holds no checkout recorded), nothing is held
+ * and available + sold = stock (sold = units in placed orders); every paid order exists exactly once; a
+ * payment the sandbox took is an order or a recorded refund, never lost; the coupon's used count is the
+ * number of placed orders that carry it.
  */
 const STOCK = 50;
 const BUYERS = 200;
@@ -23,6 +29,9 @@ const CROWD = 50;
 const CRASH_AT_VERIFY = 20;
 /** The hold in the first run: long enough that no payer's hold runs out before they pay. */
 const FIRST_RUN_TTL_SECONDS = 20;
+/** Every third buyer applies it; fewer uses than such buyers, so the limit is reached while holds are live. */
+const COUPON = { code: 'CRASHSALE10', usageLimit: 10 };
+const usesCoupon = (n: number) => n % 3 === 0;
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-sale-crash-'));
 const pgDir = path.join(dataDir, 'postgres');
@@ -42,7 +51,14 @@ interface PayResponse {
 interface OrderView {
   orderNumber: string;
   razorpayOrderId: string;
+  couponCode: string | null;
   items: Array<{ Product: { id: string }; orderedQuantity: number }>;
+}
+interface CouponView {
+  code: string;
+  usageLimit: number | null;
+  usedCount: number;
+  reservedCount: number;
 }
 
 /** What each buyer saw. `unknown`: the request was cut off by the crash (it may or may not have happened). */
@@ -77,7 +93,7 @@ async function post(
 }
 
 describe('kill -9 of the shop during a sale', () => {
-  it('comes back on its own; after the holds run out, available + sold = stock and every paid order exists exactly once', async () => {
+  it('comes back on its own; the stock streams balance at every check; after the holds run out nothing is held, available + sold = stock, every paid order exists exactly once, and coupon uses match the orders', async () => {
     const port = await freePort();
     shop = spawnShop({ port, dataDir, env: { RESERVATION_TTL_SECONDS: String(FIRST_RUN_TTL_SECONDS) } });
     await waitHealthy(shop);
@@ -98,6 +114,18 @@ describe('kill -9 of the shop during a sale', () => {
     const created = await api<{ id: string }>('POST', '/api/products', { token: login.body.token, form });
     expect(created.status).toBe(201);
     const productId = created.body.id;
+    const coupon = await api<CouponView>('POST', '/api/coupons', {
+      token: login.body.token,
+      body: {
+        code: COUPON.code,
+        discountType: 'percentage',
+        discountValue: 10,
+        minOrderAmount: 0,
+        usageLimit: COUPON.usageLimit,
+        description: 'crash sale',
+      },
+    });
+    expect(coupon.status, JSON.stringify(coupon.body)).toBe(201);
 
     // The sale: buyers come in a crowd of CROWD at a time; three in four who get a hold pay and verify.
     const buyers: Buyer[] = [];
@@ -122,7 +150,7 @@ describe('kill -9 of the shop during a sale', () => {
             customerPhone: '+919800000000',
             customerEmail: `buyer${n}@example.in`,
             items: [{ productId, quantity: 1, size: null, color: null }],
-            couponCode: null,
+            couponCode: usesCoupon(n) ? COUPON.code : null,
             totalAmount: 0,
             discountAmount: 0,
             shippingCharge: 0,
@@ -156,6 +184,7 @@ describe('kill -9 of the shop during a sale', () => {
     );
     expect(crashed, 'the crash happened during the sale').toBeDefined();
     await crashed;
+    const crashedAt = Date.now();
     const cut = buyers.filter((b) => b.createStatus === 'cut' || b.paid === 'cut' || b.verified?.status === 'cut');
     expect(cut.length, 'requests were in flight when the shop died').toBeGreaterThan(0);
 
@@ -179,7 +208,16 @@ describe('kill -9 of the shop during a sale', () => {
     expect(paidBuyers.length, 'payments were taken before the crash').toBeGreaterThan(0);
     const db = new pg.Client({ connectionString: embeddedDatabaseUrl() });
     await db.connect();
+    // At every check from here on, the product's stock streams balance.
+    let ledger: StockLedger | undefined;
+    let checks = 0;
+    const balanced = async (when: string) => {
+      checks++;
+      ledger = await expectLedgerBalanced(db, productId, STOCK, when);
+      return ledger;
+    };
     try {
+      await balanced('just after the restart');
       // A payment the sandbox took (it answered) becomes an order, or a refund the shop recorded: never lost.
       // The holds of the first run run out FIRST_RUN_TTL_SECONDS after they were taken; the sweep then
       // settles each order (paid after all -> recorded -> an order; else expired and released).
@@ -187,6 +225,7 @@ describe('kill -9 of the shop during a sale', () => {
       let missing: number[] = [];
       await waitUntil(
         async () => {
+          await balanced('while payments settle');
           orders = await adminOrders();
           const placed = new Set(orders.map((o) => o.razorpayOrderId));
           const { rows } = await db.query<{ id: string }>(
@@ -216,16 +255,25 @@ describe('kill -9 of the shop during a sale', () => {
         if (b.verified!.orderNumber) expect(list[0]!.orderNumber).toBe(b.verified!.orderNumber);
       }
 
-      // After the hold expiry, available + sold = stock (sold = units in placed orders).
-      let last = { available: -1, sold: -1 };
+      // After the hold expiry, available + sold = stock (sold = units in placed orders), and nothing is
+      // held: holds of orders never paid came back through the sweep; a hold no checkout recorded (a
+      // create-order cut off between the catalog's StockReserved and checkout's PaymentOrderCreated) through
+      // the catalog's backstop, 2 x the first run's hold + 30 s after it was taken.
+      let last = { available: -1, sold: -1, held: -1, soldInStreams: -1 };
       await waitUntil(
         async () => {
           const product = await api2<{ quantity: number }>('GET', `/api/products/${productId}`);
-          last = { available: product.body.quantity, sold: sold(await adminOrders()) };
-          return last.available + last.sold === STOCK;
+          const l = await balanced('while holds run out');
+          last = {
+            available: product.body.quantity,
+            sold: sold(await adminOrders()),
+            held: l.held,
+            soldInStreams: l.sold,
+          };
+          return last.available + last.sold === STOCK && l.held === 0 && l.sold === last.sold;
         },
-        `available + sold = ${STOCK} after the holds ran out`,
-        FIRST_RUN_TTL_SECONDS * 1000 + 30_000,
+        `available + sold = ${STOCK}, nothing held, and the streams' sales = the orders' units after the holds ran out`,
+        Math.max(0, crashedAt + holdBackstopMs(FIRST_RUN_TTL_SECONDS) - Date.now()) + 30_000,
       ).catch(async (err: unknown) => {
         throw new Error(
           `${(err as Error).message}; last seen ${JSON.stringify(last)}; ${await openHolds(db, productId)}`,
@@ -235,6 +283,31 @@ describe('kill -9 of the shop during a sale', () => {
         );
       });
       expect(last.sold).toBeGreaterThanOrEqual(verifiedCount);
+
+      // The coupon's uses are the placed orders that carry it (none still reserved: every hold settled).
+      let couponSeen: CouponView | undefined;
+      let couponOrders = -1;
+      await waitUntil(
+        async () => {
+          await balanced('while the coupon settles');
+          const list = await api2<CouponView[]>('GET', '/api/coupons', { token });
+          couponSeen = list.body.find((c) => c.code === COUPON.code);
+          couponOrders = (await adminOrders()).filter((o) => o.couponCode === COUPON.code).length;
+          return couponSeen?.reservedCount === 0 && couponSeen.usedCount === couponOrders;
+        },
+        `the coupon's used count to equal the placed orders carrying it`,
+        30_000,
+      ).catch((err: unknown) => {
+        throw new Error(
+          `${(err as Error).message}; coupon ${JSON.stringify(couponSeen)}, orders with it ${couponOrders}`,
+          {
+            cause: err,
+          },
+        );
+      });
+      expect(couponOrders, 'some placed orders used the coupon').toBeGreaterThan(0);
+      expect(couponSeen!.usedCount).toBeLessThanOrEqual(COUPON.usageLimit);
+      expect(checks, 'the ledger was checked at every poll').toBeGreaterThan(3);
     } finally {
       await db.end();
     }
