@@ -109,7 +109,11 @@ export function createCheckoutService(
       }),
     ],
     async start() {
+      await delivery.delivery.settingsView.start();
       await ctx.jobs.repeat(RECONCILE_JOB, sweepEveryMs(ctx.config.RESERVATION_TTL_SECONDS));
+    },
+    async stop() {
+      await delivery.delivery.settingsView.stop();
     },
   };
 }

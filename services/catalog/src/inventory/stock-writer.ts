@@ -30,6 +30,8 @@ interface StreamSlot {
   freshAt: number;
   /** When the last catch-up read the log (the state's age after this writer's own append). */
   readAt: number;
+  /** Commands that may put units back (releases, stock levels) queued or in the batch being written. */
+  unitsMayReturn: number;
 }
 
 /**
@@ -69,14 +71,15 @@ export class StockWriter {
   }
 
   /**
-   * A sold-out stream refuses a new hold in memory, without a trip to Postgres: when nothing is queued ahead
-   * (a queued release could free units) and the state was read or written within SOLD_OUT_TRUSTED_MS.
+   * A sold-out stream refuses a new hold in memory, without a trip to Postgres: when no release or stock
+   * level is queued or being written (it could free units) and the state was read or written within
+   * SOLD_OUT_TRUSTED_MS.
    * A stale answer can only refuse, never oversell: a hold is always decided on the stream in turn.
    */
   private refuseFromMemory(streamId: string, command: StockCommand): InsufficientStockError | null {
     if (command.type !== 'ReserveStock') return null;
     const s = this.slots.get(streamId);
-    if (!s || !s.loaded || s.queue.length > 0 || s.state.holds.has(command.data.reservationId)) return null;
+    if (!s || !s.loaded || s.unitsMayReturn > 0 || s.state.holds.has(command.data.reservationId)) return null;
     if (performance.now() - s.freshAt > SOLD_OUT_TRUSTED_MS) return null;
     if (s.state.available >= command.data.quantity) return null;
     return new InsufficientStockError(Math.max(0, s.state.available));
@@ -98,12 +101,21 @@ export class StockWriter {
         draining: false,
         freshAt: 0,
         readAt: 0,
+        unitsMayReturn: 0,
       };
       this.slots.set(streamId, slot);
     }
     const s = slot;
+    const mayReturnUnits = command.type === 'ReleaseStock' || command.type === 'SetStockLevel';
+    if (mayReturnUnits) s.unitsMayReturn += 1;
     return new Promise<StockEvent[] | number>((resolve, reject) => {
-      s.queue.push({ command, resolve, reject });
+      const settled =
+        <T>(f: (v: T) => void) =>
+        (v: T) => {
+          if (mayReturnUnits) s.unitsMayReturn -= 1;
+          f(v);
+        };
+      s.queue.push({ command, resolve: settled(resolve), reject: settled(reject) });
       if (!s.draining) void this.drain(streamId, s);
     });
   }

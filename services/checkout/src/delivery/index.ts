@@ -19,6 +19,10 @@ export function createDelivery(ctx: ServiceContext): {
   consumers: EventConsumer[];
   delivery: Delivery;
 } {
-  const delivery = new Delivery(ctx.eventStore('checkout'), ctx.pool, ctx.clock);
-  return { router: deliveryRouter(ctx, delivery), consumers: [deliverySettingsProjection], delivery };
+  const delivery = new Delivery(ctx.eventStore('checkout'), ctx.pool, ctx.clock, ctx.pubsub);
+  return {
+    router: deliveryRouter(ctx, delivery),
+    consumers: [deliverySettingsProjection(delivery.settingsView)],
+    delivery,
+  };
 }

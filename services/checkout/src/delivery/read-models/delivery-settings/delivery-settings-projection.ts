@@ -1,10 +1,17 @@
 import type { EventConsumer } from '@shop/shared/bus/types';
+import type { ProjectedViewCache } from '@shop/shared/cache/projected-view';
 import type { DeliverySettingsEvent } from '../../settings/events.ts';
 
 export const DELIVERY_SETTINGS_PROJECTION = 'checkout.delivery_settings';
 
-/** checkout.delivery_settings: the one row of settings in force (absent = defaults). */
-export const deliverySettingsProjection: EventConsumer = {
+/** The key of the settings row in the in-memory copy checkout prices orders with. */
+export const DELIVERY_SETTINGS_KEY = 'settings';
+
+/**
+ * checkout.delivery_settings: the one row of settings in force (absent = defaults). After each commit the
+ * in-memory copy (`view`) is dropped in every process.
+ */
+export const deliverySettingsProjection = (view?: ProjectedViewCache<unknown>): EventConsumer => ({
   name: DELIVERY_SETTINGS_PROJECTION,
   schema: 'checkout',
   sources: ['checkout'],
@@ -38,4 +45,7 @@ export const deliverySettingsProjection: EventConsumer = {
       }
     }
   },
-};
+  async afterCommit() {
+    await view?.changed([DELIVERY_SETTINGS_KEY]);
+  },
+});
