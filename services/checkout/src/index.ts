@@ -15,7 +15,7 @@ import { LiveCheckouts } from './payment/live-checkouts.ts';
 import { Payments, RECONCILE_JOB } from './payment/payments.ts';
 import { NewStreamAppender } from '@shop/shared/eventstore/new-stream-appender';
 import { paymentSettings, type PaymentSettings } from './payment/provider-settings.ts';
-import { settlementConsumer } from './payment/settlement-consumer.ts';
+import { PendingSettlements, SETTLE_PENDING_JOB, settlementConsumer } from './payment/settlement-consumer.ts';
 
 export { paymentSettings, SANDBOX_PATH, type PaymentSettings } from './payment/provider-settings.ts';
 export { createRazorpaySandbox } from './payment-provider/sandbox/index.ts';
@@ -84,6 +84,17 @@ export function createCheckoutService(
     }),
   );
 
+  const settlements = new PendingSettlements({
+    pool: ctx.pool,
+    inventory: opts.inventory,
+    coupons: coupons.coupons,
+    logger: ctx.logger,
+    clock: ctx.clock,
+  });
+  ctx.jobs.register(SETTLE_PENDING_JOB, async () => {
+    await settlements.run();
+  });
+
   ctx.jobs.register(RECONCILE_JOB, async () => {
     await sweepExpiredOrders({ pool: ctx.pool, payments, clock: ctx.clock, logger: ctx.logger });
   });
@@ -99,8 +110,7 @@ export function createCheckoutService(
       ...addresses.consumers,
       paymentOrdersProjection,
       settlementConsumer({
-        inventory: opts.inventory,
-        coupons: coupons.coupons,
+        settlements,
         liveCheckouts,
         loadOrder: async (orderId) => {
           const { state } = await payments.load(orderId);
@@ -111,6 +121,8 @@ export function createCheckoutService(
     async start() {
       await delivery.delivery.settingsView.start();
       await ctx.jobs.repeat(RECONCILE_JOB, sweepEveryMs(ctx.config.RESERVATION_TTL_SECONDS));
+      await ctx.jobs.repeat(SETTLE_PENDING_JOB, 5_000);
+      settlements.kick(); // what a process that stopped left pending
     },
     async stop() {
       await delivery.delivery.settingsView.stop();

@@ -1,20 +1,24 @@
+import type pg from 'pg';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { InventoryPort } from '@shop/shared/contracts/inventory';
 import type { PaymentEvent, PaymentOrderCreated } from '@shop/shared/contracts/payment-events';
+import type { Logger } from '@shop/shared/observability/logger';
 import type { LiveCheckouts } from './live-checkouts.ts';
 import type { CouponUses } from './ports.ts';
 
 export const SETTLEMENT_CONSUMER = 'checkout.settlement';
+/** The job that carries out settlements left pending (a failed call, or a process that died after commit). */
+export const SETTLE_PENDING_JOB = 'checkout.settle-pending';
 
 /**
- * Turns a recorded payment into sales (stock committed, coupon use counted) and an expired one into
- * released holds; either way the buyer's live-checkout place is given back. All calls are idempotent, so
- * an at-least-once redelivery does no harm.
+ * Turns a recorded payment into a sale (reservation committed, coupon use counted) and an expired one into
+ * released holds; either way the buyer's live-checkout place is given back. Inside the bus transaction it
+ * only records what to do (checkout.pending_settlements); the calls to the catalog and the coupons slice
+ * happen after the commit (`settlements.run`), never inside a transaction of up to 500 events.
  */
 export function settlementConsumer(deps: {
-  inventory: InventoryPort;
-  coupons: CouponUses;
   liveCheckouts: LiveCheckouts;
+  settlements: PendingSettlements;
   loadOrder: (orderId: string) => Promise<PaymentOrderCreated['data'] | null>;
 }): EventConsumer {
   return {
@@ -24,16 +28,132 @@ export function settlementConsumer(deps: {
     eventTypes: ['PaymentVerified', 'PaymentOrderExpired'],
     async handle(event, tx) {
       const e = { type: event.type, data: event.data } as PaymentEvent;
-      if (e.type === 'PaymentVerified' || e.type === 'PaymentOrderExpired')
-        await deps.liveCheckouts.release(e.data.reservationId, tx);
       if (e.type === 'PaymentVerified') {
-        await deps.inventory.commit(e.data.reservationId);
-        if (e.data.couponCode) await deps.coupons.commitUse(e.data.couponCode, e.data.reservationId);
+        await deps.liveCheckouts.release(e.data.reservationId, tx);
+        await deps.settlements.record(tx, e.data.reservationId, 'commit', e.data.couponCode);
       } else if (e.type === 'PaymentOrderExpired') {
-        await deps.inventory.release(e.data.reservationId, 'expired');
+        await deps.liveCheckouts.release(e.data.reservationId, tx);
         const order = await deps.loadOrder(e.data.razorpayOrderId);
-        if (order?.couponCode) await deps.coupons.releaseUse(order.couponCode, e.data.reservationId);
+        await deps.settlements.record(tx, e.data.reservationId, 'release', order?.couponCode ?? null);
       }
     },
+    afterCommit() {
+      deps.settlements.kick();
+    },
   };
+}
+
+type Action = 'commit' | 'release';
+
+/**
+ * The settlements decided and not yet carried out. `run` takes the due ones oldest first and calls the
+ * inventory and coupons (idempotent: a settlement carried out twice does no harm); one that fails waits
+ * 1 s, doubling up to 5 minutes, and never holds up the others.
+ */
+export class PendingSettlements {
+  private running: Promise<number> | null = null;
+  private again = false;
+
+  constructor(
+    private readonly deps: {
+      pool: pg.Pool;
+      inventory: InventoryPort;
+      coupons: CouponUses;
+      logger: Logger;
+      clock: () => Date;
+    },
+  ) {}
+
+  async record(tx: pg.PoolClient, reservationId: string, action: Action, couponCode: string | null): Promise<void> {
+    await tx.query(
+      `INSERT INTO checkout.pending_settlements (reservation_id, action, coupon_code, created_at, next_attempt_at)
+       VALUES ($1, $2, $3, $4, $4) ON CONFLICT (reservation_id, action) DO NOTHING`,
+      [reservationId, action, couponCode, this.deps.clock()],
+    );
+  }
+
+  /** Starts a run now (after a commit); a run already under way runs once more when it ends. */
+  kick(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    void this.run().catch((err: unknown) => this.deps.logger.error({ err }, 'settling payments failed'));
+  }
+
+  /** Carries out every due settlement; answers how many were completed. One run at a time per process. */
+  async run(): Promise<number> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      let done = 0;
+      do {
+        this.again = false;
+        done += await this.runDue();
+      } while (this.again);
+      return done;
+    })().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async runDue(): Promise<number> {
+    let done = 0;
+    for (;;) {
+      const { rows } = await this.deps.pool.query<{
+        reservation_id: string;
+        action: Action;
+        coupon_code: string | null;
+        attempts: number;
+      }>(
+        `SELECT reservation_id, action, coupon_code, attempts FROM checkout.pending_settlements
+          WHERE next_attempt_at <= $1 ORDER BY created_at LIMIT 200`,
+        [this.deps.clock()],
+      );
+      if (rows.length === 0) return done;
+      const outcomes = await Promise.all(rows.map((r) => this.settle(r)));
+      done += outcomes.filter(Boolean).length;
+      if (rows.length < 200) return done;
+    }
+  }
+
+  private async settle(r: {
+    reservation_id: string;
+    action: Action;
+    coupon_code: string | null;
+    attempts: number;
+  }): Promise<boolean> {
+    const { inventory, coupons, pool } = this.deps;
+    try {
+      if (r.action === 'commit') {
+        await inventory.commit(r.reservation_id);
+        if (r.coupon_code) await coupons.commitUse(r.coupon_code, r.reservation_id);
+      } else {
+        await inventory.release(r.reservation_id, 'expired');
+        if (r.coupon_code) await coupons.releaseUse(r.coupon_code, r.reservation_id);
+      }
+      await pool.query(`DELETE FROM checkout.pending_settlements WHERE reservation_id = $1 AND action = $2`, [
+        r.reservation_id,
+        r.action,
+      ]);
+      return true;
+    } catch (err) {
+      const waitMs = Math.min(300_000, 1000 * 2 ** Math.min(r.attempts, 9));
+      this.deps.logger.warn(
+        { err, reservationId: r.reservation_id, action: r.action, attempts: r.attempts + 1 },
+        'settlement failed; it will be retried',
+      );
+      await pool
+        .query(
+          `UPDATE checkout.pending_settlements SET attempts = attempts + 1, next_attempt_at = $3, last_error = $4
+            WHERE reservation_id = $1 AND action = $2`,
+          [r.reservation_id, r.action, new Date(this.deps.clock().getTime() + waitMs), String(err).slice(0, 500)],
+        )
+        .catch(() => undefined);
+      return false;
+    }
+  }
 }
