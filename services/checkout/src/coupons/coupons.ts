@@ -4,6 +4,7 @@ import { withTransaction } from '@shop/shared/db/pool';
 import { ValidationError } from '@shop/shared/errors/errors';
 import { retryOnConflict } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
+import { StreamWriter } from '@shop/shared/eventstore/stream-writer';
 import type { RecordedEvent } from '@shop/shared/eventstore/types';
 import {
   decideClaimCode,
@@ -14,6 +15,7 @@ import {
   initialCouponCodeState,
   initialCouponState,
   type CouponCodeState,
+  type CouponCommand,
   type CouponState,
 } from './coupon/decider.ts';
 import {
@@ -32,10 +34,25 @@ type Decide = (state: CouponState, tx: pg.PoolClient, out: RecordedEvent[]) => C
 
 /** Application service: coupon commands, and the coupon uses checkouts reserve, commit and release. */
 export class Coupons {
+  /**
+   * The single writer of coupon uses in this process: a hot coupon's uses are decided on its state kept in
+   * memory, in group-committed batches, not by folding its whole stream under a lock per use. The admin's
+   * coupon commands keep the locked transaction below; each side catches the other by the version check.
+   */
+  private readonly uses: StreamWriter<CouponState, CouponCommand, CouponEvent>;
+
   constructor(
     private readonly store: PostgresEventStore,
     private readonly clock: () => Date,
-  ) {}
+  ) {
+    this.uses = new StreamWriter(store, {
+      initial: initialCouponState,
+      evolve: evolveCoupon,
+      decide: decideCoupon,
+      actor: 'checkout',
+      busyMessage: 'This coupon is very busy, please try again',
+    });
+  }
 
   /** Creates a coupon, claiming its code in the same transaction. */
   async create(terms: CouponTerms, actor?: string): Promise<{ couponId: string; version: number }> {
@@ -90,21 +107,16 @@ export class Coupons {
     if (!code) throw new ValidationError('Please enter a coupon code');
     const claim = await this.codeClaim(code);
     if (claim.owner === null) throw new ValidationError('Invalid coupon code');
-    const { state } = await this.write(claim.owner, undefined, (s) =>
-      decideCoupon(
-        {
-          type: 'ReserveCouponUse',
-          data: {
-            reservationId: input.reservationId,
-            orderTotalPaise: input.orderTotalPaise,
-            now: this.clock(),
-            buyers: input.buyers ?? [],
-            heldUntil: input.heldUntil ?? null,
-          },
-        },
-        s,
-      ),
-    );
+    const { state } = await this.uses.run(couponStreamId(claim.owner), {
+      type: 'ReserveCouponUse',
+      data: {
+        reservationId: input.reservationId,
+        orderTotalPaise: input.orderTotalPaise,
+        now: this.clock(),
+        buyers: input.buyers ?? [],
+        heldUntil: input.heldUntil ?? null,
+      },
+    });
     const use = state.status === 'none' ? undefined : state.uses[input.reservationId];
     if (!use) throw new Error(`Coupon use ${input.reservationId} was not recorded`);
     return { code, discountPaise: use.discountPaise };
@@ -131,9 +143,10 @@ export class Coupons {
     if (!normalised) return;
     const { holders } = await this.codeClaim(normalised);
     for (const couponId of [...holders].reverse()) {
-      const { state } = await this.write(couponId, undefined, (s) =>
-        decideCoupon({ type, data: { reservationId, now: this.clock() } }, s),
-      );
+      const { state } = await this.uses.run(couponStreamId(couponId), {
+        type,
+        data: { reservationId, now: this.clock() },
+      });
       if (state.status !== 'none' && state.uses[reservationId]) return;
     }
   }
