@@ -2,8 +2,11 @@
  * Writes a realistic event log into a fresh database (migrated, no read models built), for replay
  * measurements: products and their stock, users and their e-mail claims, profile updates, testimonials,
  * coupons, and sales: stock reserved, provider order created, coupon use held, then paid (payment verified,
- * stock and coupon use committed, order placed, delivery status changes) or expired (stock and coupon use
- * released). Deterministic for a given --seed.
+ * stock and coupon use committed, order placed, delivery status changes, seen, now and then deleted) or
+ * expired (stock and coupon use released); now and then a failed payment attempt first, or a provider order
+ * opened before it is created. Now and then an admin edit: a price or size change, a delisting and
+ * relisting, a product deleted, a coupon updated or deleted, a stock level set. Every event type the
+ * catalog, checkout and orders projections fold for the replay occurs. Deterministic for a given --seed.
  *
  *   npm run generate-log -- --events 1000000 [--database <name>] [--seed 1]
  *
@@ -216,6 +219,80 @@ export async function generateLog(opts: {
     };
     for (let i = 0; i < 50; i++) await newUser();
 
+    /** An admin edit; `kind` in [0, 1) picks which (by default at random). */
+    const edits = new Set<number>();
+    const adminEdit = async (kind?: number) => {
+      const at = now();
+      const meta = { actor: 'admin', occurredAt: at };
+      const k = kind ?? rnd();
+      edits.add([0.4, 0.5, 0.7, 0.8, 0.85, 0.95, 1].findIndex((x) => k < x));
+      const p = pick(products);
+      if (k < 0.4)
+        await emit(
+          'catalog',
+          `product-${p.id}`,
+          'ProductDetailsChanged',
+          { productId: p.id, pricePaise: (p.pricePaise += 1_000), changedAt: at },
+          meta,
+        );
+      else if (k < 0.5 && products.some((x) => x.sizes.length)) {
+        const q = pick(products.filter((x) => x.sizes.length));
+        q.sizes = q.sizes.length === 4 ? ['S', 'M', 'L', 'XL', 'XXL'] : ['S', 'M', 'L', 'XL'];
+        await emit(
+          'catalog',
+          `product-${q.id}`,
+          'ProductDetailsChanged',
+          { productId: q.id, name: q.name, sizeLabels: q.sizes, changedAt: at },
+          meta,
+        );
+      } else if (k < 0.7) {
+        await emit('catalog', `product-${p.id}`, 'ProductDelisted', { productId: p.id, at }, meta);
+        await emit('catalog', `product-${p.id}`, 'ProductRelisted', { productId: p.id, at: now() }, meta);
+      } else if (k < 0.8) {
+        const size = p.sizes.length ? pick(p.sizes) : null;
+        await emit(
+          'catalog',
+          `stock-${p.id}${size ? `:${size}` : ''}`,
+          'StockLevelSet',
+          { productId: p.id, size, available: 1_000_000, at },
+          meta,
+        );
+      } else if (k < 0.85 && products.length > 10) {
+        products.splice(products.indexOf(p), 1);
+        await emit('catalog', `product-${p.id}`, 'ProductDeleted', { productId: p.id, at }, meta);
+      } else if (k < 0.95) {
+        const c = pick(coupons);
+        await emit(
+          'checkout',
+          `coupon-${c.id}`,
+          'CouponUpdated',
+          {
+            couponId: c.id,
+            code: c.code,
+            discount: { type: 'fixed', amountPaise: 10_000 + Math.floor(rnd() * 10) * 1_000 },
+            minOrderPaise: 50_000,
+            usageLimit: 1_000_000,
+            validFrom: null,
+            validUntil: '2030-12-31',
+            description: 'Festive offer, revised',
+            isActive: true,
+            updatedAt: at,
+          },
+          meta,
+        );
+      } else if (coupons.length > 3) {
+        const c = pick(coupons);
+        coupons.splice(coupons.indexOf(c), 1);
+        await emit(
+          'checkout',
+          `coupon-${c.id}`,
+          'CouponDeleted',
+          { couponId: c.id, code: c.code, deletedAt: at },
+          meta,
+        );
+      }
+    };
+
     let orders = 0;
     while (total() < opts.events) {
       const r = rnd();
@@ -243,7 +320,11 @@ export async function generateLog(opts: {
         );
         continue;
       }
-      if (r < 0.055) {
+      if (r < 0.058) {
+        await adminEdit();
+        continue;
+      }
+      if (r < 0.063) {
         const u = pick(users);
         const id = uuidOf(`testimonial-${counter}`);
         const at = now();
@@ -291,7 +372,14 @@ export async function generateLog(opts: {
         'catalog',
         stockStream,
         'StockReserved',
-        { productId: p.id, size, reservationId: holdId, quantity, at },
+        {
+          productId: p.id,
+          size,
+          reservationId: holdId,
+          quantity,
+          at,
+          expiresAt: new Date(Date.parse(at) + 900_000).toISOString(),
+        },
         meta,
       );
       const coupon = rnd() < 0.2 ? pick(coupons) : null;
@@ -334,6 +422,22 @@ export async function generateLog(opts: {
         },
       ];
       const payment = `payment-${razorpayOrderId}`;
+      if (rnd() < 0.02)
+        await emit(
+          'checkout',
+          payment,
+          'PaymentOrderOpened',
+          {
+            razorpayOrderId,
+            amountPaise: subtotalPaise - discountPaise,
+            receipt: `rcpt_${counter}`,
+            currency: 'INR',
+            userId: u.id,
+            createdAt: at,
+            expiresAt: new Date(Date.parse(at) + 900_000).toISOString(),
+          },
+          meta,
+        );
       await emit(
         'checkout',
         payment,
@@ -365,7 +469,17 @@ export async function generateLog(opts: {
           },
           meta,
         );
-      if (rnd() < 0.85) {
+      if (rnd() < 0.03)
+        await emit(
+          'checkout',
+          payment,
+          'PaymentFailed',
+          { razorpayOrderId, reason: 'card declined', failedAt: now() },
+          { actor: 'checkout', correlationId: reservationId, occurredAt: at },
+        );
+      if (opts.events - total() < 40) {
+        // The last few checkouts are still waiting for their payment: their holds are live.
+      } else if (rnd() < 0.85) {
         const paidAt = now();
         const pmeta = { actor: 'checkout', correlationId: reservationId, occurredAt: paidAt };
         await emit(
@@ -437,6 +551,26 @@ export async function generateLog(opts: {
             { actor: 'admin', occurredAt: changedAt },
           );
         }
+        if (rnd() < 0.3) {
+          const seenAt = now();
+          await emit(
+            'orders',
+            `order-${orderNumber}`,
+            'OrderMarkedSeen',
+            { orderNumber, seenBy: 'admin', seenAt },
+            { actor: 'admin', occurredAt: seenAt },
+          );
+        }
+        if (steps === 2 && rnd() < 0.02) {
+          const deletedAt = now();
+          await emit(
+            'orders',
+            `order-${orderNumber}`,
+            'OrderDeleted',
+            { orderNumber, deletedBy: 'admin', deletedAt },
+            { actor: 'admin', occurredAt: deletedAt },
+          );
+        }
       } else {
         const expiredAt = now();
         const emeta = { actor: 'expiry', correlationId: reservationId, occurredAt: expiredAt };
@@ -459,6 +593,8 @@ export async function generateLog(opts: {
       }
       if (written > 0 && written % 100_000 < 5_000) log(`${written.toLocaleString('en-US')} events written`);
     }
+    // Every kind of admin edit at least once, even in a small log (the replay's fold tests rely on it).
+    for (const [i, k] of [0, 0.45, 0.6, 0.75, 0.82, 0.9, 0.97].entries()) if (!edits.has(i)) await adminEdit(k);
     for (const s of ['accounts', 'catalog', 'checkout', 'orders'] as const) await flush(s);
     if (orders > 0) await pool.query(`SELECT setval('orders.order_number_seq', $1)`, [100000 + orders]);
     return { url, events: written, orders, seconds: (Date.now() - started) / 1000 };

@@ -6,6 +6,8 @@
  *   npm run replay -- catalog.products orders.orders
  *   npm run replay -- --all --verify              exit 1 naming projection, table and differing keys
  *   options: --batch <events per transaction, 5000>  --concurrency <projections at once, 2>  --json
+ *            --no-fold (every event through the projection's handle(), not the in-memory folds)
+ *            --fold-batch <events per read of the folds' shared reader, 50000>
  *
  * Safe while the shop runs: the swap happens under the consumer's checkpoint lock and moves the checkpoint
  * to where the shadow stopped, so the live consumer carries on from there (services/shared/src/replay).
@@ -22,14 +24,18 @@ import {
 } from '../services/shared/src/replay/projection-replay.ts';
 import type { EventConsumer } from '../services/shared/src/bus/types.ts';
 import { openShopTools } from './lib/shop-tools.ts';
-import { PROCESS_MANAGERS, PROJECTION_TABLES } from './lib/projection-tables.ts';
+import { PROCESS_MANAGERS, PROJECTION_FOLDS, PROJECTION_TABLES } from './lib/projection-tables.ts';
 
 const USAGE =
-  'usage: npm run replay -- [NAME ... | --all] [--verify] [--batch N] [--concurrency N] [--json]\n' +
+  'usage: npm run replay -- [NAME ... | --all] [--verify] [--batch N] [--concurrency N] [--no-fold] [--fold-batch N] [--json]\n' +
   `projections: ${Object.keys(PROJECTION_TABLES).join(', ')}`;
 
 /** The replay targets among the shop's consumers; throws naming an unknown or unreplayable name. */
-export function selectTargets(consumers: readonly EventConsumer[], names: string[] | 'all'): ReplayTarget[] {
+export function selectTargets(
+  consumers: readonly EventConsumer[],
+  names: string[] | 'all',
+  folds = true,
+): ReplayTarget[] {
   const unlisted = consumers.filter((c) => !PROJECTION_TABLES[c.name] && !PROCESS_MANAGERS.includes(c.name));
   if (unlisted.length)
     throw new Error(
@@ -45,7 +51,10 @@ export function selectTargets(consumers: readonly EventConsumer[], names: string
           if (!c) throw new Error(`Unknown projection ${n}`);
           return c;
         });
-  return chosen.map((consumer) => ({ consumer, tables: PROJECTION_TABLES[consumer.name]! }));
+  return chosen.map((consumer) => {
+    const fold = folds ? PROJECTION_FOLDS[consumer.name] : undefined;
+    return { consumer, tables: PROJECTION_TABLES[consumer.name]!, ...(fold ? { fold } : {}) };
+  });
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -112,7 +121,7 @@ export async function replayCli(argv: string[]): Promise<number> {
     const i = argv.indexOf(flag);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  const flagsWithValues = new Set(['--batch', '--concurrency']);
+  const flagsWithValues = new Set(['--batch', '--concurrency', '--fold-batch']);
   const names = argv.filter((a, i) => !a.startsWith('--') && !flagsWithValues.has(argv[i - 1] ?? ''));
   const all = argv.includes('--all');
   const verify = argv.includes('--verify');
@@ -125,12 +134,15 @@ export async function replayCli(argv: string[]): Promise<number> {
   try {
     let targets: ReplayTarget[];
     try {
-      targets = selectTargets(tools.consumers, all ? 'all' : names);
+      targets = selectTargets(tools.consumers, all ? 'all' : names, !argv.includes('--no-fold'));
     } catch (err) {
       console.error(`${(err as Error).message}\n${USAGE}`);
       return 2;
     }
-    console.error(`${verify ? 'verify' : 'replay'}: ${targets.length} projection(s) on ${tools.db.how}`);
+    const folded = targets.filter((t) => t.fold).length;
+    console.error(
+      `${verify ? 'verify' : 'replay'}: ${targets.length} projection(s) (${folded} folded in memory) on ${tools.db.how}`,
+    );
     const progress = progressPrinter(process.stderr.isTTY === true, (s) => process.stderr.write(s));
     const started = Date.now();
     const reports = await replayProjections({
@@ -140,6 +152,7 @@ export async function replayCli(argv: string[]): Promise<number> {
       verify,
       batchSize: Number(value('--batch') ?? 5_000),
       concurrency: Number(value('--concurrency') ?? 2),
+      foldBatchSize: Number(value('--fold-batch') ?? 50_000),
       onProgress: (p) => progress.update(p),
     });
     progress.end();

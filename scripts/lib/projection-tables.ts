@@ -1,3 +1,12 @@
+import type { ReplayFoldFactory } from '../../services/shared/src/replay/fold.ts';
+import { productsReplayFold } from '../../services/catalog/src/read-models/products/products-replay-fold.ts';
+import { stockHoldsReplayFold } from '../../services/catalog/src/read-models/stock-holds/stock-holds-replay-fold.ts';
+import { bestSellersReplayFold } from '../../services/catalog/src/read-models/best-sellers/best-sellers-replay-fold.ts';
+import { paymentOrdersReplayFold } from '../../services/checkout/src/payment/read-models/payment-orders-replay-fold.ts';
+import { couponsReplayFold } from '../../services/checkout/src/coupons/read-models/coupons/coupons-replay-fold.ts';
+import { ordersReplayFold } from '../../services/order/src/read-models/orders/orders-replay-fold.ts';
+import { catalogFiguresReplayFold } from '../../services/order/src/read-models/dashboard/catalog-figures-replay-fold.ts';
+
 /**
  * The tables each projection owns (docs/architecture.md, "Projections"): what `npm run replay` rebuilds
  * into shadows and swaps or compares. Process managers are not replayed: they act (append events, commit
@@ -23,3 +32,18 @@ export const PROJECTION_TABLES: Readonly<Record<string, readonly string[]>> = {
 
 /** Consumers that are process managers (never replayed). */
 export const PROCESS_MANAGERS: readonly string[] = ['checkout.settlement', 'orders.placement'];
+
+/**
+ * The replay's fast path: in-memory folds (services/shared/src/replay/fold.ts) of the projections that carry
+ * most of a shop's log (the sales: stock holds, payments, coupon uses, orders). The others replay through
+ * their handle(). tests/ops/replay-fold.int.spec.ts proves each fold gives the rows its handle() gives.
+ */
+export const PROJECTION_FOLDS: Readonly<Record<string, ReplayFoldFactory>> = {
+  'catalog.products': productsReplayFold,
+  'catalog.stock-holds': stockHoldsReplayFold,
+  'catalog.best_sellers': bestSellersReplayFold,
+  'checkout.payment_orders': paymentOrdersReplayFold,
+  'checkout.coupons': couponsReplayFold,
+  'orders.orders': ordersReplayFold,
+  'orders.dashboard_catalog': catalogFiguresReplayFold,
+};

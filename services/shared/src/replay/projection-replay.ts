@@ -5,6 +5,7 @@ import { schemaIdentifier } from '../bus/schema-name.ts';
 import type { EventConsumer } from '../bus/types.ts';
 import { EVENT_COLUMNS, PostgresEventStore, type EventRow } from '../eventstore/postgres-event-store.ts';
 import type { RecordedEvent } from '../eventstore/types.ts';
+import { writeFoldedRows, type ReplayFold, type ReplayFoldFactory } from './fold.ts';
 
 /**
  * Rebuilds projections from position 0 into shadow tables, then either swaps them in (replay) or compares
@@ -28,12 +29,21 @@ import type { RecordedEvent } from '../eventstore/types.ts';
  * - verify: the shadow catches up exactly to the live checkpoint (no further), the tables are compared by an
  *   order-independent checksum (count and sum of 60-bit md5 prefixes of each row's text), and differing rows
  *   are named by primary key. The transaction is rolled back.
+ *
+ * Fast path (fold.ts): a target with a `fold` is not rebuilt through handle() for the bulk of the log.
+ * The folded targets of one source share one reader: it reads the log in big batches (same order, same
+ * commit-safe head, through the store's fromRow so upcasters apply) and each target folds the events it
+ * wants in memory; the folded rows are then written into the shadows with multi-row INSERTs. From there on
+ * the target is an ordinary shadow build: the tail past the fold (and the catch-up under the lock) goes
+ * through handle() on the shadows, then the same swap or compare.
  */
 
 /** A projection and the tables it owns (schema-qualified, e.g. `catalog.products`). */
 export interface ReplayTarget {
   consumer: EventConsumer;
   tables: readonly string[];
+  /** An in-memory fold of the projection (the fast path); without one, handle() replays every event. */
+  fold?: ReplayFoldFactory;
 }
 
 export interface ReplayProgress {
@@ -50,8 +60,10 @@ export interface ReplayOptions {
   verify?: boolean;
   /** Events read and applied per transaction (default 5000). */
   batchSize?: number;
-  /** Projections rebuilt at once (default 2). */
+  /** Projections rebuilt at once (default 2); the folded projections of one source count as one. */
   concurrency?: number;
+  /** Events read per query by the fast path's shared reader (default 50000). */
+  foldBatchSize?: number;
   onProgress?: (p: ReplayProgress) => void;
 }
 
@@ -190,6 +202,7 @@ async function inTx<T>(client: PoolClient, work: () => Promise<T>): Promise<T> {
 /** One projection's rebuild. */
 class ShadowBuild {
   readonly consumer: EventConsumer;
+  readonly target: ReplayTarget;
   readonly tables: ReadonlyMap<string, string>;
   readonly versions = new Map<string, number>();
   readonly cursors = new Map<string, Cursor>();
@@ -204,6 +217,7 @@ class ShadowBuild {
     private readonly progress: (n: number) => void,
   ) {
     this.consumer = target.consumer;
+    this.target = target;
     schemaIdentifier(this.consumer.schema);
     this.tables = new Map(
       target.tables.map((t) => {
@@ -241,6 +255,49 @@ class ShadowBuild {
     );
     const store = this.readers(source);
     return rows.map((r) => store.fromRow(r));
+  }
+
+  /**
+   * Fast path: folds a batch of the source's log (any types, in log order) in memory, up to `upto`; moves
+   * the cursor past every event it looked at. Answers whether it stopped at `upto`.
+   */
+  foldBatch(fold: ReplayFold, source: string, events: readonly RecordedEvent[], upto: Cursor | 'head'): boolean {
+    let cursor = this.cursors.get(source)!;
+    let n = 0;
+    let reached = false;
+    for (const event of events) {
+      if (upto !== 'head' && after(event, upto)) {
+        reached = true;
+        break;
+      }
+      cursor = event;
+      if (!wants(this.consumer, event.type)) continue;
+      n += 1;
+      const seen = this.versions.get(event.streamId) ?? 0;
+      if (event.streamVersion <= seen) continue;
+      try {
+        fold.apply(event);
+      } catch (err) {
+        throw new Error(
+          `${this.consumer.name} (fold) failed on ${source}#${event.globalPosition} ${event.type} ${event.streamId}@${event.streamVersion}: ${err instanceof Error ? err.message : String(err)}`,
+          { cause: err },
+        );
+      }
+      this.versions.set(event.streamId, event.streamVersion);
+    }
+    this.cursors.set(source, { transactionId: cursor.transactionId, globalPosition: cursor.globalPosition });
+    this.events += n;
+    this.progress(n);
+    return reached;
+  }
+
+  /** Writes a fold's rows into the shadows. */
+  async writeFold(client: PoolClient, fold: ReplayFold): Promise<void> {
+    for (const t of fold.tables()) {
+      const shadow = this.tables.get(t.table);
+      if (!shadow) throw new Error(`${this.consumer.name}'s fold wrote ${t.table}, not one of its tables`);
+      await writeFoldedRows(client, shadow, t.columns, t.rows);
+    }
   }
 
   /** Applies one batch in the caller's transaction; false when the source had nothing more. */
@@ -370,9 +427,55 @@ async function countWanted(pool: Pool, target: ReplayTarget): Promise<number> {
   return n;
 }
 
+/**
+ * Fast path: the shared reader of one source for its folded builds. Reads the source's log from position 0
+ * in big batches (commit-safe head, or up to the furthest of the builds' bounds) and hands each batch to
+ * every build's fold; then writes the folds' rows into the shadows.
+ */
+async function foldSource(
+  client: PoolClient,
+  source: string,
+  builds: ReadonlyArray<{ build: ShadowBuild; fold: ReplayFold; upto: Cursor | 'head' }>,
+  store: PostgresEventStore,
+  batchSize: number,
+): Promise<void> {
+  const types = builds.some((b) => !b.build.consumer.eventTypes)
+    ? null
+    : [...new Set(builds.flatMap((b) => [...b.build.consumer.eventTypes!]))];
+  const bounds = builds.map((b) => b.upto);
+  const upto = bounds.includes('head') ? 'head' : (bounds as Cursor[]).reduce((m, c) => (after(c, m) ? c : m), ZERO);
+  let from = ZERO;
+  let active = [...builds];
+  for (;;) {
+    const params: unknown[] = [from.transactionId.toString(), from.globalPosition.toString(), batchSize];
+    let where = '(transaction_id, global_position) > ($1::text::xid8, $2::bigint)';
+    if (upto === 'head') where += ' AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
+    else {
+      params.push(upto.transactionId.toString(), upto.globalPosition.toString());
+      where += ` AND (transaction_id, global_position) <= ($${params.length - 1}::text::xid8, $${params.length}::bigint)`;
+    }
+    if (types) {
+      params.push(types);
+      where += ` AND type = ANY($${params.length}::text[])`;
+    }
+    const { rows } = await client.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM ${schemaIdentifier(source)}.events WHERE ${where}
+        ORDER BY transaction_id, global_position LIMIT $3`,
+      params,
+    );
+    if (rows.length === 0) break;
+    const events = rows.map((r) => store.fromRow(r));
+    active = active.filter((b) => !b.build.foldBatch(b.fold, source, events, b.upto));
+    const last = events[events.length - 1]!;
+    from = { transactionId: last.transactionId, globalPosition: last.globalPosition };
+    if (rows.length < batchSize || active.length === 0) break;
+  }
+  for (const b of builds) await b.build.writeFold(client, b.fold);
+}
+
 /** Rebuilds (or verifies) the targets; see the module comment. Shadow tables are dropped at the end. */
 export async function replayProjections(options: ReplayOptions): Promise<ProjectionReport[]> {
-  const { pool, targets, verify = false, batchSize = 5_000, concurrency = 2 } = options;
+  const { pool, targets, verify = false, batchSize = 5_000, concurrency = 2, foldBatchSize = 50_000 } = options;
   const stores = new Map((options.stores ?? []).map((s) => [s.schema, s]));
   const readers = (source: string) => {
     let s = stores.get(source);
@@ -389,53 +492,86 @@ export async function replayProjections(options: ReplayOptions): Promise<Project
     options.onProgress?.({ done, total: Math.max(total, done) });
   };
 
+  // Jobs: the folded targets of one source together (one shared reader), every other target alone.
+  const jobs: ReplayTarget[][] = [];
+  const folded = new Map<string, ReplayTarget[]>();
+  for (const t of targets) {
+    if (t.fold && t.consumer.sources.length === 1) {
+      const source = t.consumer.sources[0]!;
+      if (!folded.has(source)) jobs.push(folded.set(source, []).get(source)!);
+      folded.get(source)!.push(t);
+    } else jobs.push([t]);
+  }
+
   await pool.query(`CREATE SCHEMA ${shadowSchema}`);
   try {
-    const queue = [...targets];
     const reports: ProjectionReport[] = [];
+    const finish = async (client: PoolClient, build: ShadowBuild, start: Map<string, Cursor>, started: number) => {
+      const target = build.target;
+      // The rest of the log (past a fold) through handle(), without locks.
+      await build.bulk(client, (source) => (verify ? (start.get(source) ?? ZERO) : 'head'));
+      const report = await inTx(client, async () => {
+        const live = await build.lockCheckpoints(client);
+        for (const source of target.consumer.sources)
+          await build.catchUp(client, source, verify ? (live.get(source) ?? ZERO) : 'head');
+        if (!verify) await build.swap(client, live);
+        const tables = await build.report(client, verify);
+        if (verify) await client.query('ROLLBACK AND CHAIN'); // compare only: keep nothing
+        return tables;
+      });
+      if (!verify) {
+        try {
+          await target.consumer.afterCommit?.([]);
+        } catch {
+          // cache invalidation is best effort, as after any projection commit
+        }
+      }
+      reports.push({
+        projection: target.consumer.name,
+        events: build.events,
+        position: Object.fromEntries(
+          [...build.cursors].map(([s, c]) => [s, `${c.transactionId.toString()}/${c.globalPosition.toString()}`]),
+        ),
+        tables: report,
+        ms: Date.now() - started,
+        ...(verify ? { identical: report.every((t) => t.checksum === t.liveChecksum) } : {}),
+      });
+    };
     const worker = async () => {
-      for (let target = queue.shift(); target; target = queue.shift()) {
+      for (let job = jobs.shift(); job; job = jobs.shift()) {
         const started = Date.now();
-        const build = new ShadowBuild(target, shadowSchema, readers, batchSize, progress);
         const client = await pool.connect();
         try {
-          await build.createShadows(client);
-          await build.ensureCheckpoints(client);
-          // verify folds up to the live checkpoint as it is now, replay up to the commit-safe head.
-          const start = verify ? await build.lockCheckpoints(client) : new Map<string, Cursor>();
-          await build.bulk(client, (source) => (verify ? (start.get(source) ?? ZERO) : 'head'));
-          const report = await inTx(client, async () => {
-            const live = await build.lockCheckpoints(client);
-            for (const source of target.consumer.sources)
-              await build.catchUp(client, source, verify ? (live.get(source) ?? ZERO) : 'head');
-            if (!verify) await build.swap(client, live);
-            const tables = await build.report(client, verify);
-            if (verify) await client.query('ROLLBACK AND CHAIN'); // compare only: keep nothing
-            return tables;
-          });
-          if (!verify) {
-            try {
-              await target.consumer.afterCommit?.([]);
-            } catch {
-              // cache invalidation is best effort, as after any projection commit
-            }
+          const builds: Array<{ build: ShadowBuild; start: Map<string, Cursor>; fold?: ReplayFold }> = [];
+          for (const target of job) {
+            const build = new ShadowBuild(target, shadowSchema, readers, batchSize, progress);
+            await build.createShadows(client);
+            await build.ensureCheckpoints(client);
+            // verify folds up to the live checkpoint as it is now, replay up to the commit-safe head.
+            const start = verify ? await build.lockCheckpoints(client) : new Map<string, Cursor>();
+            builds.push({ build, start, fold: target.fold?.() });
           }
-          reports.push({
-            projection: target.consumer.name,
-            events: build.events,
-            position: Object.fromEntries(
-              [...build.cursors].map(([s, c]) => [s, `${c.transactionId.toString()}/${c.globalPosition.toString()}`]),
-            ),
-            tables: report,
-            ms: Date.now() - started,
-            ...(verify ? { identical: report.every((t) => t.checksum === t.liveChecksum) } : {}),
-          });
+          if (builds[0]!.fold) {
+            const source = job[0]!.consumer.sources[0]!;
+            await foldSource(
+              client,
+              source,
+              builds.map((b) => ({
+                build: b.build,
+                fold: b.fold!,
+                upto: verify ? (b.start.get(source) ?? ZERO) : 'head',
+              })),
+              readers(source),
+              foldBatchSize,
+            );
+          }
+          for (const b of builds) await finish(client, b.build, b.start, started);
         } finally {
           client.release();
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, targets.length)) }, worker));
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, jobs.length)) }, worker));
     const order = new Map(targets.map((t, i) => [t.consumer.name, i]));
     return reports.sort((a, b) => order.get(a.projection)! - order.get(b.projection)!);
   } finally {
