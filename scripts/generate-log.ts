@@ -293,6 +293,7 @@ export async function generateLog(opts: {
       }
     };
 
+    const testimonials: string[] = [];
     let orders = 0;
     while (total() < opts.events) {
       const r = rnd();
@@ -327,6 +328,7 @@ export async function generateLog(opts: {
       if (r < 0.063) {
         const u = pick(users);
         const id = uuidOf(`testimonial-${counter}`);
+        testimonials.push(id);
         const at = now();
         await emit(
           'accounts',
@@ -595,6 +597,23 @@ export async function generateLog(opts: {
     }
     // Every kind of admin edit at least once, even in a small log (the replay's fold tests rely on it).
     for (const [i, k] of [0, 0.45, 0.6, 0.75, 0.82, 0.9, 0.97].entries()) if (!edits.has(i)) await adminEdit(k);
+    // An admin promoted and a testimonial taken down.
+    const promotedAt = now();
+    await emit(
+      'accounts',
+      `user-${users[0]!.id}`,
+      'UserPromotedToAdmin',
+      { userId: users[0]!.id, promotedAt },
+      { actor: 'admin', occurredAt: promotedAt },
+    );
+    if (testimonials.length)
+      await emit(
+        'accounts',
+        `testimonial-${testimonials[0]!}`,
+        'TestimonialDeleted',
+        { testimonialId: testimonials[0]!, by: 'admin', at: promotedAt },
+        { actor: 'admin', occurredAt: promotedAt },
+      );
     for (const s of ['accounts', 'catalog', 'checkout', 'orders'] as const) await flush(s);
     if (orders > 0) await pool.query(`SELECT setval('orders.order_number_seq', $1)`, [100000 + orders]);
     return { url, events: written, orders, seconds: (Date.now() - started) / 1000 };

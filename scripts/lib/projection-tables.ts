@@ -5,6 +5,8 @@ import { bestSellersReplayFold } from '../../services/catalog/src/read-models/be
 import { paymentOrdersReplayFold } from '../../services/checkout/src/payment/read-models/payment-orders-replay-fold.ts';
 import { couponsReplayFold } from '../../services/checkout/src/coupons/read-models/coupons/coupons-replay-fold.ts';
 import { ordersReplayFold } from '../../services/order/src/read-models/orders/orders-replay-fold.ts';
+import { usersReplayFold } from '../../services/accounts/src/read-models/users/users-replay-fold.ts';
+import { accountsFiguresReplayFold } from '../../services/order/src/read-models/dashboard/accounts-figures-replay-fold.ts';
 import { catalogFiguresReplayFold } from '../../services/order/src/read-models/dashboard/catalog-figures-replay-fold.ts';
 
 /**
@@ -35,7 +37,7 @@ export const PROCESS_MANAGERS: readonly string[] = ['checkout.settlement', 'orde
 
 /**
  * The replay's fast path: in-memory folds (services/shared/src/replay/fold.ts) of the projections that carry
- * most of a shop's log (the sales: stock holds, payments, coupon uses, orders). The others replay through
+ * most of a shop's log (the sales: stock holds, payments, coupon uses, orders; and the accounts). The others replay through
  * their handle(). tests/ops/replay-fold.int.spec.ts proves each fold gives the rows its handle() gives.
  */
 export const PROJECTION_FOLDS: Readonly<Record<string, ReplayFoldFactory>> = {
@@ -46,4 +48,6 @@ export const PROJECTION_FOLDS: Readonly<Record<string, ReplayFoldFactory>> = {
   'checkout.coupons': couponsReplayFold,
   'orders.orders': ordersReplayFold,
   'orders.dashboard_catalog': catalogFiguresReplayFold,
+  'accounts.users': usersReplayFold,
+  'orders.dashboard_accounts': accountsFiguresReplayFold,
 };

@@ -4,6 +4,8 @@ import { createPool } from '../../services/shared/src/db/pool.ts';
 import type { EventConsumer } from '../../services/shared/src/bus/types.ts';
 import type { ReplayFold } from '../../services/shared/src/replay/fold.ts';
 import { replayProjections, type ProjectionReport } from '../../services/shared/src/replay/projection-replay.ts';
+import { usersProjection } from '../../services/accounts/src/read-models/users/users-projection.ts';
+import { accountsFiguresProjection } from '../../services/order/src/read-models/dashboard/accounts-figures-projection.ts';
 import { catalogFiguresProjection } from '../../services/order/src/read-models/dashboard/catalog-figures-projection.ts';
 import { ordersProjection } from '../../services/order/src/read-models/orders/orders-projection.ts';
 import { productsProjection } from '../../services/catalog/src/read-models/products/products-projection.ts';
@@ -29,6 +31,8 @@ const CONSUMERS: EventConsumer[] = [
   couponsProjection,
   ordersProjection(pubsub),
   catalogFiguresProjection(pubsub),
+  usersProjection,
+  accountsFiguresProjection(pubsub),
 ];
 
 const database = `kapda_fold_${process.pid}_${Date.now().toString(36)}`;
@@ -65,7 +69,7 @@ describe('replay folds', () => {
     expect(CONSUMERS.map((c) => c.name).sort()).toEqual(Object.keys(PROJECTION_FOLDS).sort());
     const { rows } = await pool.query<{ type: string }>(
       `SELECT DISTINCT type FROM (SELECT type FROM catalog.events UNION ALL SELECT type FROM checkout.events
-        UNION ALL SELECT type FROM orders.events) e`,
+        UNION ALL SELECT type FROM orders.events UNION ALL SELECT type FROM accounts.events) e`,
     );
     const present = new Set(rows.map((r) => r.type));
     const handled = new Set(CONSUMERS.flatMap((c) => [...(c.eventTypes ?? [])]));

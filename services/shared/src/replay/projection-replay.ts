@@ -484,7 +484,11 @@ export async function replayProjections(options: ReplayOptions): Promise<Project
   };
   const shadowSchema = `replay_${process.pid}_${randomBytes(3).toString('hex')}`;
   let total = 0;
-  for (const t of targets) total += await countWanted(pool, t);
+  const wanted = new Map<ReplayTarget, number>();
+  for (const t of targets) {
+    wanted.set(t, await countWanted(pool, t));
+    total += wanted.get(t)!;
+  }
   let done = 0;
   options.onProgress?.({ done, total });
   const progress = (n: number) => {
@@ -502,6 +506,9 @@ export async function replayProjections(options: ReplayOptions): Promise<Project
       folded.get(source)!.push(t);
     } else jobs.push([t]);
   }
+  // Longest first (a handle() event costs about what 50 folded ones do), so the short ones fill in around them.
+  const cost = (job: ReplayTarget[]) => job.reduce((n, t) => n + wanted.get(t)! * (t.fold ? 1 : 50), 0);
+  jobs.sort((a, b) => cost(b) - cost(a));
 
   await pool.query(`CREATE SCHEMA ${shadowSchema}`);
   try {
