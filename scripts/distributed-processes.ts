@@ -130,3 +130,139 @@ export async function startDistributed(opts: {
     },
   };
 }
+
+/**
+ * Like startProcess, but node itself runs the entry (tsx's loader in-process), so `child.pid` is the service
+ * process: a `kill -9` of it is the crash of the service (with the tsx CLI, a tsx parent stands in front and
+ * its node child would live on).
+ */
+export function startNodeProcess(
+  name: string,
+  entry: string,
+  env: Record<string, string | undefined>,
+  echo = false,
+): Proc {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const keep = (d: Buffer) => {
+    for (const line of d.toString().split('\n').filter(Boolean)) {
+      output.push(line);
+      if (output.length > 200) output.shift();
+      if (echo) console.log(`[${name}] ${line}`);
+    }
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return { name, child, output };
+}
+
+/** A distributed shop whose processes can be crashed (`kill -9`) and started again one at a time. */
+export interface CrashableDistributedShop {
+  procs: Proc[];
+  /** The process now running as `name` (catalog, accounts, checkout, order, gateway). */
+  proc(name: string): Proc;
+  /** `kill -9` of that process; resolves when it is gone. */
+  kill9(name: string): Promise<void>;
+  /** Starts `name` again with the environment it had (plus `env`); resolves when it answers /api/health. */
+  restart(name: string, env?: Record<string, string | undefined>): Promise<Proc>;
+  stop(): Promise<void>;
+}
+
+/**
+ * startDistributed's shop, each process started by startNodeProcess (so `kill -9` reaches the service
+ * itself), with kill9 and restart of one process at a time on the same port and environment.
+ */
+export async function startCrashableDistributed(opts: {
+  env: Record<string, string | undefined>;
+  gatewayPort: number;
+  firstServicePort: number;
+  echo?: boolean;
+}): Promise<CrashableDistributedShop> {
+  const urls = SERVICES.map((s, i) => `${s.name}=http://127.0.0.1:${opts.firstServicePort + i}`);
+  const peers = [...urls, `gateway=http://127.0.0.1:${opts.gatewayPort}`].join(',');
+  const specs = new Map<string, { entry: string; port: number; env: Record<string, string | undefined> }>();
+  for (const [i, s] of SERVICES.entries())
+    specs.set(s.name, {
+      entry: s.entry,
+      port: opts.firstServicePort + i,
+      env: {
+        ...opts.env,
+        PORT: String(opts.firstServicePort + i),
+        SERVICE_URLS: peers,
+        DATABASE_POOL_SIZE: opts.env.DATABASE_POOL_SIZE ?? '12',
+      },
+    });
+  specs.set('gateway', {
+    entry: 'services/gateway/src/main.ts',
+    port: opts.gatewayPort,
+    env: { ...opts.env, PORT: String(opts.gatewayPort), SERVICE_URLS: urls.join(',') },
+  });
+  const procs: Proc[] = [];
+  const spec = (name: string) => {
+    const s = specs.get(name);
+    if (!s) throw new Error(`no process ${name}`);
+    return s;
+  };
+  const launch = (name: string, extra: Record<string, string | undefined> = {}) => {
+    const s = spec(name);
+    const p = startNodeProcess(name, s.entry, { ...s.env, ...extra }, opts.echo);
+    const i = procs.findIndex((x) => x.name === name);
+    if (i >= 0) procs[i] = p;
+    else procs.push(p);
+    return p;
+  };
+  const healthy = (name: string, p: Proc) =>
+    waitForHealthy(`http://127.0.0.1:${spec(name).port}/api/health`, p, 120_000);
+  const gone = (p: Proc) =>
+    p.child.exitCode !== null || p.child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => p.child.once('exit', () => resolve()));
+  const proc = (name: string) => {
+    const p = procs.find((x) => x.name === name);
+    if (!p) throw new Error(`no process ${name}`);
+    return p;
+  };
+  const stop = async () => {
+    await Promise.all(
+      procs.map((p) => {
+        const exited = gone(p);
+        if (p.child.exitCode === null && p.child.signalCode === null) {
+          const t = setTimeout(() => p.child.kill('SIGKILL'), 8000);
+          void exited.then(() => clearTimeout(t));
+          p.child.kill('SIGTERM');
+        }
+        return exited;
+      }),
+    );
+  };
+  try {
+    const started = SERVICES.map((s) => launch(s.name));
+    await Promise.all(SERVICES.map((s, i) => healthy(s.name, started[i]!)));
+    await healthy('gateway', launch('gateway'));
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return {
+    procs,
+    proc,
+    async kill9(name) {
+      const p = proc(name);
+      const exited = gone(p);
+      p.child.kill('SIGKILL');
+      await exited;
+    },
+    async restart(name, env = {}) {
+      const old = proc(name);
+      if (old.child.exitCode === null && old.child.signalCode === null) throw new Error(`${name} is still running`);
+      const p = launch(name, env);
+      await healthy(name, p);
+      return p;
+    },
+    stop,
+  };
+}
