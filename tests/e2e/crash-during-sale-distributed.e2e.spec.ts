@@ -1,0 +1,381 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  SERVICES,
+  startCrashableDistributed,
+  type CrashableDistributedShop,
+} from '../../scripts/distributed-processes.ts';
+import { holdBackstopMs } from '../../services/catalog/src/inventory/hold-expiry.ts';
+import { freePort } from '../../services/shared/src/runtime/free-port.ts';
+import { startMockKafka } from '../support/kafka-broker.ts';
+import { startTestRedis } from '../support/redis-server.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { httpClient } from '../support/http.ts';
+import { waitUntil } from '../support/wait-until.ts';
+import { expectLedgerBalanced, type StockLedger } from './support/stock-ledger.ts';
+
+/**
+ * Issue 11, distributed mode: gateway and the four services as separate processes over Kafka. One sale in
+ * rounds; in each round `kill -9` of one process (catalog, checkout, order, gateway, accounts in turn) lands
+ * while requests are in flight, and that process is started again on the same port. After each restart and at
+ * every poll after it, the product's stock streams balance (available + held + sold = stock). At the end:
+ * every order the provider (the sandbox) holds as paid is exactly one placed order (reconciliation asks the
+ * provider for those whose verify was cut off), nothing is held any more (unpaid holds came back through the
+ * sweep, holds no checkout recorded through the catalog's backstop), the streams' sales are the placed
+ * orders' units, and the coupon's used count is the number of placed orders that carry it.
+ *
+ * Own Redis and Kafka mock: BullMQ queues and consumer groups must not be shared with another shop.
+ */
+const STOCK = 200; // ample: no buyer is refused for stock, so every payment must become an order
+const TTL_SECONDS = 6;
+/**
+ * A restarted service answers 503 until its Kafka consumers have joined their groups, which waits out the
+ * killed member's session (30 s): about a minute. The sale needs the gateway, checkout and the catalog, so
+ * the next round waits for those; the order service and accounts (killed first) come back while the sale
+ * goes on, and the gateway (whose health is its services') goes last.
+ */
+const VICTIMS = ['order', 'accounts', 'catalog', 'checkout', 'gateway'] as const;
+const SALE_PATH = new Set<string>(['catalog', 'checkout', 'gateway']);
+/** Buyers in flight at once. */
+const CROWD = 8;
+/** In each round, the kill comes the moment this many verifies of the round are on their way. */
+const KILL_AT_VERIFY = 6;
+const COUPON = { code: 'DISTSALE10', usageLimit: 12 };
+const usesCoupon = (n: number) => n % 3 === 0;
+const ADMIN = { email: 'crash-admin@shop.local', password: 'crash-admin-pass' };
+
+const stops: Array<() => Promise<void>> = [];
+let shop: CrashableDistributedShop | undefined;
+
+afterAll(async () => {
+  await shop?.stop();
+  for (const s of stops.reverse()) await s().catch(() => undefined);
+});
+
+interface PayResponse {
+  razorpay_order_id: string;
+  razorpay_payment_id: string;
+  razorpay_signature: string;
+}
+interface OrderView {
+  orderNumber: string;
+  razorpayOrderId: string;
+  couponCode: string | null;
+  items: Array<{ Product: { id: string }; orderedQuantity: number }>;
+}
+interface CouponView {
+  code: string;
+  usedCount: number;
+  reservedCount: number;
+}
+interface Buyer {
+  n: number;
+  round: number;
+  created?: string;
+  createStatus?: number | 'cut';
+  paid?: PayResponse | 'cut' | 'refused';
+  verified?: { status: number | 'cut'; orderNumber?: string | null };
+}
+
+const from = (n: number) => ({ 'x-forwarded-for': `10.88.${(n >> 8) & 255}.${n & 255}` });
+
+async function post(
+  base: string,
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> } | 'cut'> {
+  try {
+    const r = await fetch(base + url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(60_000),
+    });
+    return { status: r.status, body: (await r.json().catch(() => ({}))) as Record<string, unknown> };
+  } catch {
+    return 'cut';
+  }
+}
+
+/** Ports below Linux's ephemeral range (see distributed-kafka.e2e.spec.ts). */
+async function freePortRun(): Promise<{ gatewayPort: number; firstServicePort: number }> {
+  const length = SERVICES.length + 1;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const first = 20_000 + Math.floor(Math.random() * (32_768 - 20_000 - length));
+    const run = Array.from({ length }, (_, i) => first + i);
+    if ((await Promise.all(run.map((p) => freePort(p)))).every((p, i) => p === run[i]))
+      return { gatewayPort: first, firstServicePort: first + 1 };
+  }
+  throw new Error(`no run of ${length} free ports found`);
+}
+
+describe('distributed mode: kill -9 of each process in turn during a sale', () => {
+  it('after every restart the stock balances; paid provider orders end as exactly one order; holds come back; coupon uses match', async () => {
+    const t0 = Date.now();
+    const progress = (what: string) => console.log(`[crash-sale +${((Date.now() - t0) / 1000).toFixed(1)} s] ${what}`);
+    const db: TestDatabase = await createTestDatabase({ migrate: false });
+    stops.push(db.drop);
+    const redis = await startTestRedis();
+    stops.push(redis.stop);
+    const kafka = await startMockKafka();
+    stops.push(kafka.stop);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-dist-crash-'));
+    stops.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const ports = await freePortRun();
+    shop = await startCrashableDistributed({
+      env: {
+        DATABASE_URL: db.url,
+        REDIS_URL: redis.url,
+        KAFKA_BROKERS: kafka.brokers,
+        DATA_DIR: dataDir,
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+        JWT_SECRET: 'distributed-crash-e2e-secret',
+        LOG_LEVEL: 'warn',
+        RESERVATION_TTL_SECONDS: String(TTL_SECONDS),
+        RAZORPAY_KEY_ID: undefined,
+        RAZORPAY_KEY_SECRET: undefined,
+      },
+      ...ports,
+    });
+    const base = `http://127.0.0.1:${ports.gatewayPort}`;
+    const api = httpClient(base);
+    const startedIn = Date.now() - t0;
+    progress('shop started');
+
+    const token = (await api<{ token: string }>('POST', '/api/auth/login', { body: ADMIN })).body.token;
+    expect(token).toBeTruthy();
+    const form = new FormData();
+    for (const [k, v] of Object.entries({
+      name: 'Distributed Crash Kurta',
+      price: '999',
+      quantity: String(STOCK),
+      category: 'Men',
+    }))
+      form.append(k, v);
+    const created = await api<{ id: string }>('POST', '/api/products', { token, form });
+    expect(created.status).toBe(201);
+    const productId = created.body.id;
+    const coupon = await api<CouponView>('POST', '/api/coupons', {
+      token,
+      body: {
+        code: COUPON.code,
+        discountType: 'percentage',
+        discountValue: 10,
+        minOrderAmount: 0,
+        usageLimit: COUPON.usageLimit,
+        description: 'distributed crash sale',
+      },
+    });
+    expect(coupon.status, JSON.stringify(coupon.body)).toBe(201);
+
+    const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+    stops.push(() => pool.end());
+    let checks = 0;
+    let ledger: StockLedger | undefined;
+    const balanced = async (when: string) => {
+      checks++;
+      ledger = await expectLedgerBalanced(pool, productId, STOCK, when);
+      return ledger;
+    };
+
+    // The sale, in rounds: buyers come CROWD at a time; three in four who get a hold pay and verify.
+    const buyers: Buyer[] = [];
+    let next = 0;
+    /** Per round: buyers, requests cut off (connection lost) and answered 5xx (a service down), restart time. */
+    const rounds: Array<{ victim: string; buyers: number; cut: number; failed5xx: number; restartMs?: number }> = [];
+    const restarting: Array<Promise<void>> = [];
+    for (const [round, victim] of VICTIMS.entries()) {
+      let verifies = 0;
+      let killed: Promise<void> | undefined;
+      const buy = async (n: number) => {
+        const b: Buyer = { n, round };
+        buyers.push(b);
+        const c = await post(
+          base,
+          '/api/payment/create-order',
+          {
+            amount: 1,
+            currency: 'INR',
+            receipt: `dsale_${n}`,
+            orderData: {
+              address: '5 Residency Road, Bengaluru',
+              pincode: '560025',
+              customerName: `Buyer ${n}`,
+              customerPhone: '+919800000001',
+              customerEmail: `dbuyer${n}@example.in`,
+              items: [{ productId, quantity: 1, size: null, color: null }],
+              couponCode: usesCoupon(n) ? COUPON.code : null,
+            },
+          },
+          from(n),
+        );
+        if (c === 'cut') return void (b.createStatus = 'cut');
+        b.createStatus = c.status;
+        if (c.status !== 201) return;
+        b.created = c.body.id as string;
+        if (n % 4 === 0) return; // walks away without paying
+        const p = await post(base, `/razorpay-sandbox/v1/checkout/orders/${b.created}/pay`, {});
+        if (p === 'cut') return void (b.paid = 'cut');
+        if (p.status !== 200) return void (b.paid = 'refused');
+        b.paid = p.body as unknown as PayResponse;
+        const pending = post(base, '/api/payment/verify', b.paid, from(10_000 + n));
+        if (++verifies === KILL_AT_VERIFY) killed = shop!.kill9(victim);
+        const v = await pending;
+        if (v === 'cut') return void (b.verified = { status: 'cut' });
+        b.verified = { status: v.status, orderNumber: v.body.orderNumber as string | null | undefined };
+      };
+      const first = next;
+      await Promise.all(
+        Array.from({ length: CROWD }, async () => {
+          while (!killed && next - first < 200) await buy(next++);
+        }),
+      );
+      expect(killed, `the kill of ${victim} happened during round ${round}`).toBeDefined();
+      await killed;
+      progress(`round ${round}: ${victim} killed (${next - first} buyers)`);
+      const r0 = Date.now();
+      const entry: (typeof rounds)[number] = {
+        victim,
+        buyers: next - first,
+        cut: buyers.filter(
+          (b) => b.round === round && (b.createStatus === 'cut' || b.paid === 'cut' || b.verified?.status === 'cut'),
+        ).length,
+        failed5xx: buyers.filter(
+          (b) =>
+            b.round === round &&
+            ((typeof b.createStatus === 'number' && b.createStatus >= 500) ||
+              (typeof b.verified?.status === 'number' && b.verified.status >= 500)),
+        ).length,
+      };
+      rounds.push(entry);
+      const back = shop.restart(victim).then(async () => {
+        entry.restartMs = Date.now() - r0;
+        progress(`round ${round}: ${victim} healthy again`);
+        await balanced(`just after the restart of ${victim}`);
+      });
+      if (SALE_PATH.has(victim)) await back;
+      else restarting.push(back);
+    }
+    await Promise.all(restarting);
+    const saleDone = Date.now();
+    progress('sale done');
+
+    const adminOrders = async () => {
+      const r = await api<OrderView[]>('GET', '/api/orders/admin/all', { token });
+      if (r.status !== 200) throw new Error(`admin orders: ${r.status} ${JSON.stringify(r.body)}`);
+      return r.body;
+    };
+    const paidAtProvider = async () =>
+      (await pool.query<{ id: string }>(`SELECT id FROM razorpay_sandbox.orders WHERE status = 'paid'`)).rows.map(
+        (r) => r.id,
+      );
+
+    // Every order the provider holds as paid becomes exactly one order (verify, webhook or the sweep asking
+    // the provider); stock is ample, so none may end as a refund instead.
+    let orders: OrderView[] = [];
+    let missing: string[] = [];
+    let paid: string[] = [];
+    await waitUntil(
+      async () => {
+        await balanced('while payments settle');
+        orders = await adminOrders();
+        const placed = new Set(orders.map((o) => o.razorpayOrderId));
+        paid = await paidAtProvider();
+        missing = paid.filter((id) => !placed.has(id));
+        return missing.length === 0;
+      },
+      'every order paid at the provider to be a placed order',
+      120_000,
+    ).catch(async (err: unknown) => {
+      const { rows } = await pool.query(
+        `SELECT data->>'razorpayOrderId' AS id, type, data->>'reason' AS reason FROM checkout.events
+          WHERE data->>'razorpayOrderId' = ANY($1) ORDER BY global_position`,
+        [missing],
+      );
+      throw new Error(
+        `${(err as Error).message}; ${missing.length} of ${paid.length} without an order: ${missing.join(', ')}; their checkout events: ${JSON.stringify(rows)}`,
+        { cause: err },
+      );
+    });
+    progress(`${paid.length} paid provider orders are orders`);
+    const byProviderOrder = new Map<string, OrderView[]>();
+    for (const o of orders)
+      byProviderOrder.set(o.razorpayOrderId, [...(byProviderOrder.get(o.razorpayOrderId) ?? []), o]);
+    for (const [id, list] of byProviderOrder) expect(list, `orders of ${id}`).toHaveLength(1);
+    const paidSet = new Set(paid);
+    for (const o of orders) expect(paidSet.has(o.razorpayOrderId), `order ${o.orderNumber} was paid`).toBe(true);
+    for (const b of buyers.filter((x) => x.verified && x.verified.status !== 'cut' && x.verified.status < 300)) {
+      const list = byProviderOrder.get(b.created!) ?? [];
+      expect(list, `buyer ${b.n}'s confirmed order ${b.created}`).toHaveLength(1);
+      if (b.verified!.orderNumber) expect(list[0]!.orderNumber).toBe(b.verified!.orderNumber);
+    }
+    const refunds = (
+      await pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM checkout.events WHERE type = 'PaymentFailed' AND data->>'reason' ILIKE '%refund%'`,
+      )
+    ).rows[0]!.n;
+    expect(refunds, 'refunds with ample stock').toBe(0);
+
+    // Nothing held any more: unpaid holds came back through the sweep; holds no checkout recorded (a
+    // create-order cut off between the catalog's StockReserved and checkout's PaymentOrderCreated) through
+    // the catalog's backstop. The streams' sales are the placed orders' units, and the product shows the rest.
+    const soldInOrders = (list: OrderView[]) =>
+      list
+        .flatMap((o) => o.items)
+        .filter((i) => i.Product.id === productId)
+        .reduce((sum, i) => sum + i.orderedQuantity, 0);
+    let last = { held: -1, soldInStreams: -1, soldInOrders: -1, shown: -1, liveHolds: [] as string[] };
+    await waitUntil(
+      async () => {
+        const l = await balanced('while holds run out');
+        const product = await api<{ quantity: number }>('GET', `/api/products/${productId}`);
+        last = {
+          held: l.held,
+          soldInStreams: l.sold,
+          soldInOrders: soldInOrders(await adminOrders()),
+          shown: product.body.quantity,
+          liveHolds: l.liveHolds.slice(0, 5),
+        };
+        return l.held === 0 && l.sold === last.soldInOrders && last.shown === l.available;
+      },
+      'nothing held, sales = placed units, the product showing what is left',
+      Math.max(0, saleDone + holdBackstopMs(TTL_SECONDS) - Date.now()) + 30_000,
+    ).catch((err: unknown) => {
+      throw new Error(`${(err as Error).message}; last seen ${JSON.stringify(last)}`, { cause: err });
+    });
+
+    progress('nothing held');
+    // The coupon's uses are the placed orders that carry it.
+    let couponSeen: CouponView | undefined;
+    let couponOrders = -1;
+    await waitUntil(
+      async () => {
+        await balanced('while the coupon settles');
+        couponSeen = (await api<CouponView[]>('GET', '/api/coupons', { token })).body.find(
+          (c) => c.code === COUPON.code,
+        );
+        couponOrders = (await adminOrders()).filter((o) => o.couponCode === COUPON.code).length;
+        return couponSeen?.reservedCount === 0 && couponSeen.usedCount === couponOrders;
+      },
+      "the coupon's used count to equal the placed orders carrying it",
+      30_000,
+    ).catch((err: unknown) => {
+      throw new Error(
+        `${(err as Error).message}; coupon ${JSON.stringify(couponSeen)}, orders with it ${couponOrders}`,
+        { cause: err },
+      );
+    });
+    expect(couponOrders, 'some placed orders used the coupon').toBeGreaterThan(0);
+    expect(couponSeen!.usedCount).toBeLessThanOrEqual(COUPON.usageLimit);
+    expect(orders.length, 'orders were placed').toBeGreaterThan(0);
+    expect(checks).toBeGreaterThan(VICTIMS.length);
+    console.log(
+      `distributed crash sale: started in ${startedIn} ms; rounds ${JSON.stringify(rounds)}; ${buyers.length} buyers, ${paid.length} paid at the provider, ${orders.length} orders, ${couponOrders} with the coupon, ${ledger?.sold} units sold, ${checks} ledger checks; settled ${Date.now() - saleDone} ms after the sale`,
+    );
+  }, 300_000);
+});
