@@ -64,7 +64,9 @@ describe('order history (admin endpoint and npm run audit)', () => {
     expect(at('PaymentOrderCreated')).toBeLessThan(at('PaymentVerified'));
     expect(at('PaymentVerified')).toBeLessThan(at('OrderPlaced'));
     const verified = events[at('PaymentVerified')]!;
-    expect(verified).toMatchObject({ source: 'checkout', actor: 'checkout' });
+    // The browser's verify and the sandbox's webhook race to record the payment: whichever came first is its actor.
+    expect(verified).toMatchObject({ source: 'checkout' });
+    expect(['checkout', 'webhook']).toContain(verified.actor);
     const payment = verified.streamId;
     expect(payment).toMatch(/^payment-/);
     const placed = events[at('OrderPlaced')]!;

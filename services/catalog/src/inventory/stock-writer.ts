@@ -33,7 +33,7 @@ export class StockWriter extends StreamWriter<StockState, StockCommand, StockEve
         busyMessage: 'Stock is very busy, please try again',
         mayFree: (c) => c.type === 'ReleaseStock' || c.type === 'SetStockLevel',
       },
-      opts,
+      { trustStateMs: SOLD_OUT_TRUSTED_MS, ...opts },
     );
   }
 

@@ -39,6 +39,22 @@ export interface EventRow {
 export const EVENT_COLUMNS =
   'global_position, transaction_id, stream_id, stream_version, event_id, type, schema_version, data, metadata';
 const SCHEMA_NAME = /^[a-z][a-z0-9_]*$/;
+/** What an append reads back: what Postgres assigned (the rest is what was sent). */
+const INSERTED_COLUMNS = 'global_position, transaction_id, stream_id, stream_version, event_id';
+type InsertedRow = Pick<EventRow, 'global_position' | 'transaction_id' | 'stream_id' | 'stream_version' | 'event_id'>;
+interface RowIn {
+  streamId: string;
+  version: number;
+  id: string;
+  type: string;
+  schemaVersion: number;
+  data: string;
+  metadata: string;
+}
+
+/** A unique violation of (stream_id, stream_version): someone else appended that version first. */
+const isStreamVersionViolation = (err: unknown) =>
+  (err as { code?: string }).code === '23505' && String((err as { constraint?: string }).constraint).includes('stream');
 
 /**
  * A service's append-only event log in Postgres (schema per service). Appends are optimistic-concurrency
@@ -71,7 +87,11 @@ export class PostgresEventStore {
     return () => this.listeners.delete(listener);
   }
 
-  /** Appends events to a stream if it is at expectedVersion; throws StreamVersionConflictError otherwise. */
+  /**
+   * Appends events to a stream if it is at expectedVersion; throws StreamVersionConflictError otherwise.
+   * One statement (the version check, the events and their outbox rows), so without a caller's transaction
+   * it is one round trip in its own implicit transaction.
+   */
   async append(
     streamId: string,
     expectedVersion: ExpectedVersion,
@@ -79,152 +99,94 @@ export class PostgresEventStore {
     options: AppendOptions = {},
   ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    const run = async (tx: pg.PoolClient): Promise<AppendResult> => {
-      const current = await this.streamVersion(tx, streamId);
-      if (expectedVersion === 'no_stream' ? current !== 0 : expectedVersion !== 'any' && current !== expectedVersion) {
-        throw new StreamVersionConflictError(streamId, expectedVersion, current);
-      }
-      const metadata: EventMetadata = { occurredAt: this.now().toISOString(), ...options.metadata };
-      const ids = events.map((_, i) => options.eventIds?.[i] ?? randomUUID());
-      const versions = events.map((_, i) => current + i + 1);
-      let rows: EventRow[];
-      try {
-        const res = await tx.query<EventRow>(
-          `INSERT INTO ${this.schema}.events (stream_id, stream_version, event_id, type, schema_version, data, metadata)
-           SELECT $1, v, id, t, sv, d, $7::jsonb
-             FROM unnest($2::int[], $3::uuid[], $4::text[], $5::int[], $6::jsonb[]) AS u(v, id, t, sv, d)
-           RETURNING ${EVENT_COLUMNS}`,
+    const expected = expectedVersion === 'any' ? null : expectedVersion === 'no_stream' ? 0 : expectedVersion;
+    const rows = this.rowsOf([{ streamId, events, metadata: options.metadata }], options.eventIds);
+    const db = options.tx ?? this.pool;
+    let inserted: InsertedRow[];
+    try {
+      inserted = (
+        await db.query<InsertedRow>(
+          `WITH cur AS (SELECT coalesce(max(stream_version), 0) AS v FROM ${this.schema}.events WHERE stream_id = $1),
+           ins AS (
+             INSERT INTO ${this.schema}.events (stream_id, stream_version, event_id, type, schema_version, data, metadata)
+             SELECT $1, cur.v + u.n, u.id, u.t, u.sv, u.d, u.m
+               FROM cur, unnest($3::uuid[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[]) WITH ORDINALITY AS u(id, t, sv, d, m, n)
+              WHERE $2::int IS NULL OR cur.v = $2::int
+             RETURNING ${INSERTED_COLUMNS}, type),
+           ob AS (INSERT INTO ${this.schema}.outbox (global_position, stream_id, event_id, type)
+                  SELECT global_position, stream_id, event_id, type FROM ins)
+           SELECT ${INSERTED_COLUMNS} FROM ins ORDER BY stream_version`,
           [
             streamId,
-            versions,
-            ids,
-            events.map((e) => e.type),
-            events.map((e) => this.currentVersions.get(e.type) ?? 1),
-            events.map((e) => JSON.stringify(e.data)),
-            JSON.stringify(metadata),
+            expected,
+            rows.map((r) => r.id),
+            rows.map((r) => r.type),
+            rows.map((r) => r.schemaVersion),
+            rows.map((r) => r.data),
+            rows.map((r) => r.metadata),
           ],
-        );
-        rows = res.rows;
-      } catch (err) {
-        // A concurrent append took the same version between our read and insert.
-        if (
-          (err as { code?: string }).code === '23505' &&
-          String((err as { constraint?: string }).constraint).includes('stream')
-        ) {
-          throw new StreamVersionConflictError(
-            streamId,
-            expectedVersion,
-            await this.streamVersion(tx, streamId).catch(() => -1),
-          );
-        }
-        throw err;
-      }
-      await tx.query(
-        `INSERT INTO ${this.schema}.outbox (global_position, stream_id, event_id, type)
-         SELECT p, $1, id, t FROM unnest($2::bigint[], $3::uuid[], $4::text[]) AS u(p, id, t)`,
-        [streamId, rows.map((r) => r.global_position.toString()), rows.map((r) => r.event_id), rows.map((r) => r.type)],
-      );
-      const recorded = rows.map((r) => this.fromRow(r));
-      return {
-        nextExpectedVersion: versions[versions.length - 1]!,
-        lastGlobalPosition: recorded[recorded.length - 1]!.globalPosition,
-        events: recorded,
-      };
-    };
-
-    let result: AppendResult;
-    if (options.tx) {
-      result = await run(options.tx);
-    } else {
-      const client = await this.pool.connect();
-      try {
-        await client.query('BEGIN');
-        result = await run(client);
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+        )
+      ).rows;
+    } catch (err) {
+      // A concurrent append took the same version between our read and insert.
+      if (isStreamVersionViolation(err))
+        throw new StreamVersionConflictError(streamId, expectedVersion, await this.currentVersion(db, streamId));
+      throw err;
     }
+    if (inserted.length === 0)
+      throw new StreamVersionConflictError(streamId, expectedVersion, await this.currentVersion(db, streamId));
+    const recorded = this.recordedOf(rows, inserted);
     // With a caller-owned transaction the caller notifies after commit (see notifyAppended).
-    if (!options.tx) this.notifyAppended(result.events);
-    return result;
+    if (!options.tx) this.notifyAppended(recorded);
+    return {
+      nextExpectedVersion: recorded[recorded.length - 1]!.streamVersion,
+      lastGlobalPosition: recorded[recorded.length - 1]!.globalPosition,
+      events: recorded,
+    };
   }
 
   /**
-   * Starts several new streams in one transaction (group commit): one multi-row insert of all their events
-   * and one of their outbox rows. All or nothing: if any stream already exists, nothing is written and
-   * StreamVersionConflictError names it.
+   * Starts several new streams in one statement (group commit): all their events and outbox rows at once.
+   * All or nothing: if any stream already exists, nothing is written and StreamVersionConflictError names it.
    */
   async appendToNewStreams(
     items: ReadonlyArray<{ streamId: string; events: DomainEvent[]; metadata?: Partial<EventMetadata> }>,
   ): Promise<AppendResult[]> {
     if (items.length === 0) return [];
-    const occurredAt = this.now().toISOString();
-    const rowsIn = items.flatMap((item) => {
-      if (item.events.length === 0) throw new Error('append needs at least one event');
-      const metadata = JSON.stringify({ occurredAt, ...item.metadata });
-      return item.events.map((e, i) => ({
-        streamId: item.streamId,
-        version: i + 1,
-        id: randomUUID(),
-        type: e.type,
-        schemaVersion: this.currentVersions.get(e.type) ?? 1,
-        data: JSON.stringify(e.data),
-        metadata,
-      }));
-    });
-    const client = await this.pool.connect();
-    let rows: EventRow[];
+    for (const item of items) if (item.events.length === 0) throw new Error('append needs at least one event');
+    const rows = this.rowsOf(items);
+    let inserted: InsertedRow[];
     try {
-      await client.query('BEGIN');
-      try {
-        rows = (
-          await client.query<EventRow>(
-            `INSERT INTO ${this.schema}.events (stream_id, stream_version, event_id, type, schema_version, data, metadata)
-             SELECT s, v, id, t, sv, d, m FROM unnest($1::text[], $2::int[], $3::uuid[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[])
-               AS u(s, v, id, t, sv, d, m)
-             RETURNING ${EVENT_COLUMNS}`,
-            [
-              rowsIn.map((r) => r.streamId),
-              rowsIn.map((r) => r.version),
-              rowsIn.map((r) => r.id),
-              rowsIn.map((r) => r.type),
-              rowsIn.map((r) => r.schemaVersion),
-              rowsIn.map((r) => r.data),
-              rowsIn.map((r) => r.metadata),
-            ],
-          )
-        ).rows;
-      } catch (err) {
-        const e = err as { code?: string; constraint?: string; detail?: string };
-        if (e.code === '23505' && String(e.constraint).includes('stream')) {
-          const streamId =
-            /\(stream_id, stream_version\)=\((.*), \d+\)/.exec(e.detail ?? '')?.[1] ?? items[0]!.streamId;
-          throw new StreamVersionConflictError(streamId, 'no_stream', -1);
-        }
-        throw err;
-      }
-      await client.query(
-        `INSERT INTO ${this.schema}.outbox (global_position, stream_id, event_id, type)
-         SELECT p, s, id, t FROM unnest($1::bigint[], $2::text[], $3::uuid[], $4::text[]) AS u(p, s, id, t)`,
-        [
-          rows.map((r) => r.global_position.toString()),
-          rows.map((r) => r.stream_id),
-          rows.map((r) => r.event_id),
-          rows.map((r) => r.type),
-        ],
-      );
-      await client.query('COMMIT');
+      inserted = (
+        await this.pool.query<InsertedRow>(
+          `WITH ins AS (
+             INSERT INTO ${this.schema}.events (stream_id, stream_version, event_id, type, schema_version, data, metadata)
+             SELECT s, v, id, t, sv, d, m
+               FROM unnest($1::text[], $2::int[], $3::uuid[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[]) AS u(s, v, id, t, sv, d, m)
+             RETURNING ${INSERTED_COLUMNS}, type),
+           ob AS (INSERT INTO ${this.schema}.outbox (global_position, stream_id, event_id, type)
+                  SELECT global_position, stream_id, event_id, type FROM ins)
+           SELECT ${INSERTED_COLUMNS} FROM ins`,
+          [
+            rows.map((r) => r.streamId),
+            rows.map((r) => r.version),
+            rows.map((r) => r.id),
+            rows.map((r) => r.type),
+            rows.map((r) => r.schemaVersion),
+            rows.map((r) => r.data),
+            rows.map((r) => r.metadata),
+          ],
+        )
+      ).rows;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      if (isStreamVersionViolation(err)) {
+        const detail = (err as { detail?: string }).detail ?? '';
+        const streamId = /\(stream_id, stream_version\)=\((.*), \d+\)/.exec(detail)?.[1] ?? items[0]!.streamId;
+        throw new StreamVersionConflictError(streamId, 'no_stream', -1);
+      }
       throw err;
-    } finally {
-      client.release();
     }
-    const recorded = rows.map((r) => this.fromRow(r));
+    const recorded = this.recordedOf(rows, inserted);
     this.notifyAppended(recorded);
     return items.map((item) => {
       const own = recorded.filter((e) => e.streamId === item.streamId);
@@ -234,6 +196,58 @@ export class PostgresEventStore {
         events: own,
       };
     });
+  }
+
+  /** The rows to insert for these appends: versions 1.. per stream (append offsets them in SQL). */
+  private rowsOf(
+    items: ReadonlyArray<{ streamId: string; events: DomainEvent[]; metadata?: Partial<EventMetadata> }>,
+    eventIds?: string[],
+  ): RowIn[] {
+    const occurredAt = this.now().toISOString();
+    return items.flatMap((item) => {
+      const metadata = JSON.stringify({ occurredAt, ...item.metadata });
+      return item.events.map((e, i) => ({
+        streamId: item.streamId,
+        version: i + 1,
+        id: eventIds?.[i] ?? randomUUID(),
+        type: e.type,
+        schemaVersion: this.currentVersions.get(e.type) ?? 1,
+        data: JSON.stringify(e.data),
+        metadata,
+      }));
+    });
+  }
+
+  /** The recorded events of an insert: what was sent (as stored: through JSON) and what Postgres assigned. */
+  private recordedOf(rows: RowIn[], inserted: InsertedRow[]): RecordedEvent[] {
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return inserted.map((ins) => {
+      const r = byId.get(ins.event_id)!;
+      return {
+        globalPosition: ins.global_position,
+        transactionId: ins.transaction_id,
+        streamId: ins.stream_id,
+        streamVersion: ins.stream_version,
+        eventId: ins.event_id,
+        type: r.type,
+        schemaVersion: r.schemaVersion,
+        data: JSON.parse(r.data) as object,
+        metadata: JSON.parse(r.metadata) as EventMetadata,
+        source: this.schema,
+      };
+    });
+  }
+
+  private async currentVersion(db: pg.Pool | pg.PoolClient, streamId: string): Promise<number> {
+    try {
+      const { rows } = await db.query<{ v: number | null }>(
+        `SELECT max(stream_version) AS v FROM ${this.schema}.events WHERE stream_id = $1`,
+        [streamId],
+      );
+      return rows[0]?.v ?? 0;
+    } catch {
+      return -1; // e.g. the caller's transaction is aborted by the failed insert
+    }
   }
 
   /** Tells in-process listeners that these events are committed. */
@@ -292,14 +306,6 @@ export class PostgresEventStore {
     let state = initial;
     for (const e of events) state = evolve(state, { type: e.type, data: e.data } as E);
     return { state, version: events.length ? events[events.length - 1]!.streamVersion : 0 };
-  }
-
-  private async streamVersion(client: pg.PoolClient, streamId: string): Promise<number> {
-    const { rows } = await client.query<{ v: number | null }>(
-      `SELECT max(stream_version) AS v FROM ${this.schema}.events WHERE stream_id = $1`,
-      [streamId],
-    );
-    return rows[0]?.v ?? 0;
   }
 
   /** A stored row as a recorded event, upcast to its type's current schema version. */

@@ -49,7 +49,17 @@ export class StreamWriter<S, C, E extends DomainEvent> {
   constructor(
     private readonly store: PostgresEventStore,
     private readonly model: WriterModel<S, C, E>,
-    private readonly opts: { maxBatch?: number; maxAttempts?: number } = {},
+    private readonly opts: {
+      maxBatch?: number;
+      maxAttempts?: number;
+      /**
+       * How long the state in memory is trusted without reading the stream first (default 500 ms): an
+       * append is version-checked anyway; only a batch that appends nothing (refusals, reads) can answer
+       * from a state up to this old when another process wrote the stream. An append by this process outside
+       * the writer makes the state stale at once.
+       */
+      trustStateMs?: number;
+    } = {},
   ) {
     // An event this writer did not write (appended elsewhere in this process): its stream is stale now.
     store.onAppended((events) => {
@@ -139,7 +149,8 @@ export class StreamWriter<S, C, E extends DomainEvent> {
     const maxAttempts = this.opts.maxAttempts ?? 20;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.catchUp(streamId, s);
+        if (!s.loaded || performance.now() - s.freshAt > (this.opts.trustStateMs ?? 500))
+          await this.catchUp(streamId, s);
       } catch (err) {
         s.loaded = false;
         for (const p of batch) p.reject(err);
