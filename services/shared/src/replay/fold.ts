@@ -1,10 +1,10 @@
-import type { Pool, PoolClient } from 'pg';
+import type { PoolClient } from 'pg';
 import type { RecordedEvent } from '../eventstore/types.ts';
 
 /**
  * The fast replay path: a projection's pure in-memory fold. It applies the projection's events to rows held
  * in memory exactly as the projection's handle() would write them, and answers those rows, which the replay
- * writes into the shadow tables with multi-row INSERTs (unnest). A fold must give byte-identical rows (the
+ * writes into the shadow tables with COPY ... FROM STDIN. A fold must give byte-identical rows (the
  * replay's checksums), which tests/ops/replay-fold.int.spec.ts proves against the generic path.
  */
 
@@ -51,51 +51,103 @@ function arrayLiteral(a: readonly unknown[]): string {
   return `{${parts.join(',')}}`;
 }
 
-/** Rows per INSERT statement. */
-const CHUNK = 20_000;
+/** A value in COPY's text format: \N for NULL, backslash, newline, carriage return and tab escaped. */
+function copyField(v: unknown): string {
+  const t = text(v);
+  if (t === null) return '\\N';
+  return /[\\\n\r\t]/.test(t) ? t.replace(/[\\\n\r\t]/g, (c) => COPY_ESCAPES[c]!) : t;
+}
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** The protocol side of node-postgres's Connection that a COPY FROM STDIN needs. */
+interface CopyConnection {
+  query(text: string): void;
+  sendCopyFromChunk(chunk: Buffer): void;
+  endCopyFrom(): void;
+  sendCopyFail(message: string): void;
+  stream: NodeJS.WritableStream & { writableLength: number };
+}
 
 /**
- * Writes folded rows into a (shadow) table: `INSERT ... SELECT c::type, ... FROM unnest($1::text[], ...)`,
- * every value sent as text and cast to its column's type, as a parameter would be. Each chunk is its own
- * short statement (the shadows are private, nobody reads them half-written).
+ * `COPY ... FROM STDIN` on a node-postgres client, as a submittable query (the same hooks pg-copy-streams
+ * uses): the client queues it like any query, and on CopyInResponse it streams `lines`, waiting for the
+ * socket to drain, then ends the copy. Settles at ReadyForQuery, with the server's error if there was one.
+ */
+class CopyFromStdin {
+  private error: Error | undefined;
+  private settle!: { resolve: () => void; reject: (err: Error) => void };
+  readonly done = new Promise<void>((resolve, reject) => (this.settle = { resolve, reject }));
+
+  constructor(
+    private readonly sql: string,
+    private readonly lines: () => Iterable<string>,
+  ) {}
+
+  submit(connection: CopyConnection): void {
+    connection.query(this.sql);
+  }
+
+  handleCopyInResponse(connection: CopyConnection): void {
+    void (async () => {
+      try {
+        let buffer = '';
+        for (const line of this.lines()) {
+          buffer += line;
+          if (buffer.length >= 1 << 20) {
+            connection.sendCopyFromChunk(Buffer.from(buffer));
+            buffer = '';
+            if (connection.stream.writableLength > 16 << 20)
+              await new Promise((resolve) => connection.stream.once('drain', resolve));
+          }
+        }
+        if (buffer) connection.sendCopyFromChunk(Buffer.from(buffer));
+        connection.endCopyFrom();
+      } catch (err) {
+        this.error = err instanceof Error ? err : new Error(String(err));
+        connection.sendCopyFail(this.error.message);
+      }
+    })();
+  }
+
+  handleError(err: Error): void {
+    this.error ??= err;
+  }
+
+  handleReadyForQuery(): void {
+    if (this.error) this.settle.reject(this.error);
+    else this.settle.resolve();
+  }
+
+  handleCommandComplete(): void {}
+  handleRowDescription(): void {}
+  handleDataRow(): void {}
+  handleEmptyQuery(): void {}
+  handlePortalSuspended(): void {}
+  handleCopyData(): void {}
+}
+
+/**
+ * Writes folded rows into a (shadow) table with `COPY ... FROM STDIN`: every value in Postgres text input
+ * form, read by its column's input function as a text parameter would be.
  */
 export async function writeFoldedRows(
-  db: Pool | PoolClient,
+  client: PoolClient,
   shadow: string,
   columns: readonly string[],
   rows: Iterable<readonly unknown[]>,
-): Promise<number> {
-  const { rows: attrs } = await db.query<{ attname: string; type: string }>(
-    `SELECT attname, format_type(atttypid, atttypmod) AS type FROM pg_attribute
-      WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`,
-    [shadow],
+): Promise<void> {
+  const copy = new CopyFromStdin(
+    `COPY ${shadow} (${columns.map((c) => `"${c}"`).join(', ')}) FROM STDIN`,
+    function* () {
+      for (const row of rows) {
+        let line = '';
+        for (let i = 0; i < columns.length; i++) line += (i ? '\t' : '') + copyField(row[i]);
+        yield `${line}\n`;
+      }
+    },
   );
-  const types = new Map(attrs.map((a) => [a.attname, a.type]));
-  const casts = columns.map((c, i) => {
-    const t = types.get(c);
-    if (!t) throw new Error(`${shadow} has no column ${c}`);
-    return `u.c${i}::${t}`;
-  });
-  const sql =
-    `INSERT INTO ${shadow} (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${casts.join(', ')} ` +
-    `FROM unnest(${columns.map((_, i) => `$${i + 1}::text[]`).join(', ')}) AS u(${columns.map((_, i) => `c${i}`).join(', ')})`;
-  let written = 0;
-  let batch: Array<Array<string | null>> = columns.map(() => []);
-  let n = 0;
-  const flush = async () => {
-    if (n === 0) return;
-    await db.query(sql, batch);
-    written += n;
-    batch = columns.map(() => []);
-    n = 0;
-  };
-  for (const row of rows) {
-    for (let i = 0; i < columns.length; i++) batch[i]!.push(text(row[i]));
-    n += 1;
-    if (n >= CHUNK) await flush();
-  }
-  await flush();
-  return written;
+  await (client as unknown as { query: (q: CopyFromStdin) => unknown }).query(copy);
+  await copy.done;
 }
 
 /** Milliseconds of a timestamp parameter (NaN if it is not one). */

@@ -21,8 +21,9 @@ import { writeFoldedRows, type ReplayFold, type ReplayFoldFactory } from './fold
  * Consistency with the live consumer: the bulk of the log is folded without locks; then, in one
  * transaction holding the consumer's checkpoint rows FOR UPDATE (the lock every live batch of the
  * Postgres-log subscription takes first), the shadow catches up with the log, and
- * - replay: the live tables' rows are replaced by the shadow's (DELETE + INSERT ... SELECT: readers see the
- *   old rows until the commit, then the new ones, never a half-built table), consumer_streams of the consumer
+ * - replay: the live tables' rows are replaced by the shadow's (the rows that differ deleted, the missing ones
+ *   inserted, by primary key and whole row: readers see the old rows until the commit, then the new
+ *   ones, never a half-built table), consumer_streams of the consumer
  *   is replaced by the versions the shadow saw, and the checkpoint is set to where the shadow stopped. The
  *   live consumer's next batch finds the checkpoint moved (or not), reloads it, and carries on from there.
  *   With Kafka, consumer_streams (per stream, as Kafka orders per stream) skips what the shadow already holds.
@@ -33,7 +34,7 @@ import { writeFoldedRows, type ReplayFold, type ReplayFoldFactory } from './fold
  * Fast path (fold.ts): a target with a `fold` is not rebuilt through handle() for the bulk of the log.
  * The folded targets of one source share one reader: it reads the log in big batches (same order, same
  * commit-safe head, through the store's fromRow so upcasters apply) and each target folds the events it
- * wants in memory; the folded rows are then written into the shadows with multi-row INSERTs. From there on
+ * wants in memory; the folded rows are then written into the shadows with COPY ... FROM STDIN. From there on
  * the target is an ordinary shadow build: the tail past the fold (and the catch-up under the lock) goes
  * through handle() on the shadows, then the same swap or compare.
  */
@@ -169,6 +170,42 @@ async function primaryKey(client: PoolClient, table: string): Promise<string[]> 
   return rows.map((r) => r.attname);
 }
 
+/**
+ * Types whose equality means the same text (so the checksum's row text). Not numeric or jsonb (1.0 = 1.00),
+ * json (no equality) or floats (0 = -0): a jsonb column is compared by its text besides.
+ */
+const SAME_TEXT_TYPES = new Set([
+  'text',
+  'character varying',
+  'smallint',
+  'integer',
+  'bigint',
+  'boolean',
+  'date',
+  'timestamp with time zone',
+  'timestamp without time zone',
+  'uuid',
+  'text[]',
+  'integer[]',
+  'bigint[]',
+]);
+
+/**
+ * The condition under which rows `s` and `l` of two tables of the same columns have the same text: a
+ * comparison of the rows where every column's equality means the same text (jsonb ones also by their text),
+ * else the rows' text.
+ */
+async function sameRowText(client: PoolClient, table: string): Promise<string> {
+  const { rows } = await client.query<{ name: string; type: string }>(
+    `SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute
+      WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`,
+    [table],
+  );
+  if (!rows.every((r) => SAME_TEXT_TYPES.has(r.type) || r.type === 'jsonb')) return 's::text = l::text';
+  const jsonb = rows.filter((r) => r.type === 'jsonb').map((r) => ` AND s."${r.name}"::text = l."${r.name}"::text`);
+  return `ROW(s.*) IS NOT DISTINCT FROM ROW(l.*)${jsonb.join('')}`;
+}
+
 async function differences(client: PoolClient, live: string, shadow: string): Promise<KeyDifference[]> {
   const pk = await primaryKey(client, live);
   const key = pk.length ? `json_build_object(${pk.map((c) => `'${c}', t."${c}"`).join(', ')})::text` : 't::text';
@@ -211,7 +248,7 @@ class ShadowBuild {
 
   constructor(
     target: ReplayTarget,
-    shadowSchema: string,
+    private readonly shadowSchema: string,
     private readonly readers: (source: string) => PostgresEventStore,
     private readonly batchSize: number,
     private readonly progress: (n: number) => void,
@@ -297,6 +334,7 @@ class ShadowBuild {
       const shadow = this.tables.get(t.table);
       if (!shadow) throw new Error(`${this.consumer.name}'s fold wrote ${t.table}, not one of its tables`);
       await writeFoldedRows(client, shadow, t.columns, t.rows);
+      await client.query(`ANALYZE ${shadow}`); // plans for the tail's statements and the swap's comparison
     }
   }
 
@@ -359,21 +397,43 @@ class ShadowBuild {
 
   /** Replaces the live rows, the consumer's stream versions and its checkpoints, in the caller's transaction. */
   async swap(client: PoolClient, live: Map<string, Cursor>): Promise<void> {
+    await client.query(`SET LOCAL work_mem = '128MB'`); // the comparisons' hash joins in memory
     for (const [table, shadow] of this.tables) {
-      await client.query(`DELETE FROM ${table}`);
-      await client.query(`INSERT INTO ${table} SELECT * FROM ${shadow}`);
-    }
-    const schema = schemaIdentifier(this.consumer.schema);
-    await client.query(`DELETE FROM ${schema}.consumer_streams WHERE consumer = $1`, [this.consumer.name]);
-    const entries = [...this.versions];
-    for (let i = 0; i < entries.length; i += 10_000) {
-      const chunk = entries.slice(i, i + 10_000);
+      // Only the rows that differ are written: a row whose key and whole text are in the shadow stays, so
+      // replaying an up-to-date projection writes next to nothing (and a table without a key is rewritten).
+      const pk = await primaryKey(client, table);
+      if (pk.length === 0) {
+        await client.query(`DELETE FROM ${table}`);
+        await client.query(`INSERT INTO ${table} SELECT * FROM ${shadow}`);
+        continue;
+      }
+      const same = (a: string, b: string) => pk.map((c) => `${a}."${c}" = ${b}."${c}"`).join(' AND ');
+      const identical = await sameRowText(client, table);
       await client.query(
-        `INSERT INTO ${schema}.consumer_streams (consumer, stream_id, stream_version)
-         SELECT $1, s, v FROM unnest($2::text[], $3::int[]) AS x(s, v)`,
-        [this.consumer.name, chunk.map((e) => e[0]), chunk.map((e) => e[1])],
+        `DELETE FROM ${table} l WHERE NOT EXISTS (SELECT 1 FROM ${shadow} s WHERE ${same('s', 'l')} AND ${identical})`,
+      );
+      await client.query(
+        `INSERT INTO ${table} SELECT * FROM ${shadow} s WHERE NOT EXISTS (SELECT 1 FROM ${table} l WHERE ${same('l', 's')})`,
       );
     }
+    const schema = schemaIdentifier(this.consumer.schema);
+    // The consumer's stream versions become the shadow's: copied into a scratch table, then only the
+    // versions that differ are written.
+    const streams = `${this.shadowSchema}."streams ${this.consumer.name.replace(/"/g, '')}"`;
+    await client.query(`CREATE UNLOGGED TABLE ${streams} (stream_id text PRIMARY KEY, stream_version int NOT NULL)`);
+    await writeFoldedRows(client, streams, ['stream_id', 'stream_version'], this.versions);
+    await client.query(`ANALYZE ${streams}`);
+    await client.query(
+      `DELETE FROM ${schema}.consumer_streams c WHERE c.consumer = $1 AND NOT EXISTS
+         (SELECT 1 FROM ${streams} n WHERE n.stream_id = c.stream_id AND n.stream_version = c.stream_version)`,
+      [this.consumer.name],
+    );
+    await client.query(
+      `INSERT INTO ${schema}.consumer_streams (consumer, stream_id, stream_version)
+       SELECT $1, n.stream_id, n.stream_version FROM ${streams} n
+        WHERE NOT EXISTS (SELECT 1 FROM ${schema}.consumer_streams c WHERE c.consumer = $1 AND c.stream_id = n.stream_id)`,
+      [this.consumer.name],
+    );
     for (const source of this.consumer.sources) {
       const mine = this.cursors.get(source)!;
       const theirs = live.get(source) ?? ZERO;
