@@ -121,7 +121,7 @@ try {
         placed += 1;
       } catch (err) {
         errors += 1;
-        if (errors <= 3) console.error(String(err));
+        if (errors <= 3) console.error(String(err), (err as { cause?: unknown }).cause ?? "");
       } finally {
         buyerMs.push(performance.now() - start);
       }

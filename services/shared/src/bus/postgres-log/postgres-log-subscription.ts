@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { PostgresEventStore } from '../../eventstore/postgres-event-store.ts';
 import type { RecordedEvent } from '../../eventstore/types.ts';
-import { applyEvent, type ApplyOutcome } from '../apply-event.ts';
+import { applyEvent, wants, type ApplyOutcome } from '../apply-event.ts';
 import {
   deliverEvent,
   reportDelivered,
@@ -209,6 +209,7 @@ export class PostgresLogSubscription implements Subscription {
 
   /** Applies a poll's events; returns false if another instance had moved the checkpoint (cursor reloaded). */
   private async processBatch(source: string, events: RecordedEvent[], signal: AbortSignal): Promise<boolean> {
+    if (!events.some((e) => wants(this.consumer, e.type))) return this.skipBatch(source, events);
     let failedIndex: number | undefined;
     let failure: unknown;
     let outcomes: ApplyOutcome[] | 'superseded' | undefined;
@@ -264,6 +265,39 @@ export class PostgresLogSubscription implements Subscription {
       }
       await this.advanced(source, [event], [result]);
     }
+    return true;
+  }
+
+  /**
+   * A batch of events the consumer does not want (most of a sale's events, for most consumers): nothing to
+   * apply, so no transaction. One conditional UPDATE moves the checkpoint if it is still where this instance
+   * left it (else another instance moved it: reload, as holdsCheckpoint would).
+   */
+  private async skipBatch(source: string, events: RecordedEvent[]): Promise<boolean> {
+    const mine = this.cursorOf(source);
+    const last = events[events.length - 1]!;
+    const moved = await this.pool.query(
+      `UPDATE ${schemaIdentifier(this.consumer.schema)}.checkpoints
+          SET transaction_id = $3::text::xid8, global_position = $4, updated_at = now()
+        WHERE consumer = $1 AND source = $2 AND transaction_id = $5::text::xid8 AND global_position = $6`,
+      [
+        this.consumer.name,
+        source,
+        last.transactionId.toString(),
+        last.globalPosition.toString(),
+        mine.transactionId.toString(),
+        mine.globalPosition.toString(),
+      ],
+    );
+    if (moved.rowCount === 0) {
+      await this.reloadCursor(source);
+      return false;
+    }
+    await this.advanced(
+      source,
+      events,
+      events.map(() => ({ outcome: 'ignored' as const, attempts: 1 })),
+    );
     return true;
   }
 
