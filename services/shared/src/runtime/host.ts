@@ -48,7 +48,7 @@ export function buildServiceApp(
   });
   opts.before?.(app);
   for (const m of modules) app.use(m.router);
-  // /internal/* answers only where a module mounts it (the catalog process); elsewhere it is a JSON 404.
+  // /internal/* answers only where a module mounts it (the catalog and order processes); elsewhere a JSON 404.
   app.use(['/api', '/internal'], apiNotFound);
   opts.after?.(app);
   app.use(errorHandler(infra.logger));
