@@ -98,3 +98,9 @@ export function applyOrderEvent(orders: readonly Order[], raw: unknown): Order[]
   if (index === -1) return [order, ...orders];
   return orders.map((existing, i) => (i === index ? order : existing));
 }
+
+/** The order an `order` event of the push stream is about (a change or a removal), or null if unreadable. */
+export function orderNumberOfEvent(raw: unknown): string | null {
+  const parsed = z.object({ orderNumber: z.string().min(1) }).safeParse(raw);
+  return parsed.success ? parsed.data.orderNumber : null;
+}

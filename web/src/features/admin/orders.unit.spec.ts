@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyOrderEvent, canDeleteOrder, parseOrderList } from './orders';
+import { applyOrderEvent, canDeleteOrder, orderNumberOfEvent, parseOrderList } from './orders';
 
 const raw = (overrides: Record<string, unknown> = {}) => ({
   orderNumber: 'ORD-1',
@@ -63,5 +63,14 @@ describe('applyOrderEvent', () => {
   it('removes a deleted order and ignores what it cannot read', () => {
     expect(applyOrderEvent(list, { orderNumber: 'ORD-2', deleted: true }).map((o) => o.orderNumber)).toEqual(['ORD-1']);
     expect(applyOrderEvent(list, { nonsense: true })).toEqual(list);
+  });
+});
+
+describe('orderNumberOfEvent', () => {
+  it('names the order of a change or a removal, and nothing for an unreadable event', () => {
+    expect(orderNumberOfEvent(raw())).toBe('ORD-1');
+    expect(orderNumberOfEvent({ orderNumber: 'ORD-2', deleted: true })).toBe('ORD-2');
+    expect(orderNumberOfEvent({ orderNumber: '' })).toBeNull();
+    expect(orderNumberOfEvent('junk')).toBeNull();
   });
 });

@@ -1,8 +1,19 @@
 import { api } from '@/lib/api-client';
 import { openAdminStream } from '../admin-stream';
-import { applyOrderEvent, parseOrderList, type Order, type SettableDeliveryStatus } from '../orders';
+import { parseOrderHistory, type HistoryEntry } from '../order-history';
+import {
+  applyOrderEvent,
+  orderNumberOfEvent,
+  parseOrderList,
+  type Order,
+  type SettableDeliveryStatus,
+} from '../orders';
 
 const orderPath = (orderNumber: string) => `/orders/admin/${encodeURIComponent(orderNumber)}`;
+
+/** Tags of one order's history; every open history also carries HISTORY, refetched when the stream reconnects. */
+const orderTag = (orderNumber: string) => ({ type: 'Order' as const, id: orderNumber });
+const HISTORIES = { type: 'Order' as const, id: 'HISTORY' };
 
 export const adminOrdersApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -20,13 +31,24 @@ export const adminOrdersApi = api.injectEndpoints({
           return;
         }
         const close = openAdminStream({
-          onOrder: (data) => updateCachedData((orders) => applyOrderEvent(orders, data)),
+          onOrder: (data) => {
+            updateCachedData((orders) => applyOrderEvent(orders, data));
+            // The order changed: an open history of it refetches (its new events are already in the log).
+            const orderNumber = orderNumberOfEvent(data);
+            if (orderNumber) dispatch(api.util.invalidateTags([orderTag(orderNumber)]));
+          },
           // On every (re)connect: refetch, so a change made before the stream was up is not missed.
-          onReady: () => dispatch(api.util.invalidateTags([{ type: 'Order', id: 'LIST' }])),
+          onReady: () => dispatch(api.util.invalidateTags([{ type: 'Order', id: 'LIST' }, HISTORIES])),
         });
         await cacheEntryRemoved;
         close();
       },
+    }),
+    /** An order's events in log order (payment, stock reservation, order), cached per order number. */
+    getOrderHistory: build.query<HistoryEntry[], string>({
+      query: (orderNumber) => `${orderPath(orderNumber)}/history`,
+      transformResponse: (raw: unknown) => parseOrderHistory(raw),
+      providesTags: (_result, _error, orderNumber) => [orderTag(orderNumber), HISTORIES],
     }),
     updateOrderStatus: build.mutation<unknown, { orderNumber: string; deliveryStatus: SettableDeliveryStatus }>({
       query: ({ orderNumber, deliveryStatus }) => ({
@@ -34,21 +56,34 @@ export const adminOrdersApi = api.injectEndpoints({
         method: 'PATCH',
         body: { deliveryStatus },
       }),
-      invalidatesTags: [{ type: 'Order', id: 'LIST' }, 'Stats'],
+      invalidatesTags: (_result, _error, { orderNumber }) => [
+        { type: 'Order', id: 'LIST' },
+        orderTag(orderNumber),
+        'Stats',
+      ],
     }),
     markOrderSeen: build.mutation<unknown, string>({
       query: (orderNumber) => ({ url: `${orderPath(orderNumber)}/seen`, method: 'PATCH' }),
-      invalidatesTags: [{ type: 'Order', id: 'LIST' }, 'Stats'],
+      invalidatesTags: (_result, _error, orderNumber) => [
+        { type: 'Order', id: 'LIST' },
+        orderTag(orderNumber),
+        'Stats',
+      ],
     }),
     deleteOrder: build.mutation<unknown, string>({
       query: (orderNumber) => ({ url: orderPath(orderNumber), method: 'DELETE' }),
-      invalidatesTags: [{ type: 'Order', id: 'LIST' }, 'Stats'],
+      invalidatesTags: (_result, _error, orderNumber) => [
+        { type: 'Order', id: 'LIST' },
+        orderTag(orderNumber),
+        'Stats',
+      ],
     }),
   }),
 });
 
 export const {
   useGetAdminOrdersQuery,
+  useGetOrderHistoryQuery,
   useUpdateOrderStatusMutation,
   useMarkOrderSeenMutation,
   useDeleteOrderMutation,

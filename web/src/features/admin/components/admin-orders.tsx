@@ -15,6 +15,7 @@ import {
 } from '../api/orders-api';
 import { canDeleteOrder, isSettableDeliveryStatus, SETTABLE_DELIVERY_STATUSES, type Order } from '../orders';
 import styles from './admin-orders.module.css';
+import { OrderHistory } from './order-history';
 
 const dateTime = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -26,6 +27,8 @@ function formatCreatedAt(createdAt: string): string {
 function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order) => void }) {
   const dispatch = useAppDispatch();
   const selectId = useId();
+  const historyId = useId();
+  const [historyOpen, setHistoryOpen] = useState(false);
   const [updateStatus, statusState] = useUpdateOrderStatusMutation();
   const [markSeen, seenState] = useMarkOrderSeenMutation();
 
@@ -103,6 +106,16 @@ function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order)
           >
             {order.seen ? 'Seen' : 'Mark Seen'}
           </button>
+          <button
+            type="button"
+            className="btn btn-outline btn-sm"
+            aria-label={`History of ${order.orderNumber}`}
+            aria-expanded={historyOpen}
+            aria-controls={historyOpen ? historyId : undefined}
+            onClick={() => setHistoryOpen((open) => !open)}
+          >
+            History
+          </button>
           {canDeleteOrder(order) ? (
             <button type="button" className="btn btn-outline btn-sm" onClick={() => onDelete(order)}>
               Delete
@@ -166,12 +179,17 @@ function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order)
             </li>
           ))}
         </ul>
+
+        {historyOpen ? <OrderHistory id={historyId} orderNumber={order.orderNumber} /> : null}
       </article>
     </li>
   );
 }
 
-/** All orders, live from the push stream: delivery status, Mark Seen, and Delete for delivered orders. */
+/**
+ * All orders, live from the push stream: delivery status, Mark Seen, History (the order's event timeline,
+ * opened in its card) and Delete for delivered orders.
+ */
 export function AdminOrders() {
   const dispatch = useAppDispatch();
   const orders = useGetAdminOrdersQuery();

@@ -24,6 +24,41 @@ const order = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+const historyEvent = (position: string, type: string, actor: string | null, time: string, data: unknown) => ({
+  source: type.startsWith('Stock') ? 'catalog' : type.startsWith('Payment') ? 'checkout' : 'orders',
+  position,
+  streamId: 'stream',
+  streamVersion: 1,
+  eventId: `event-${position}`,
+  type,
+  schemaVersion: 1,
+  time,
+  indiaTime: `${time} IST`,
+  actor,
+  correlationId: 'corr-1',
+  causationId: null,
+  data,
+});
+
+// Log order as the server sends it; the last event happened before the first on the clock, to prove the
+// screen keeps the server's order instead of sorting.
+const history = {
+  orderNumber: 'ORD-100001',
+  events: [
+    historyEvent('7', 'PaymentOrderCreated', 'user-1', '2026-11-22T09:58:00.000Z', { totalPaise: 199900 }),
+    historyEvent('31', 'StockReserved', 'inventory', '2026-11-22T09:58:01.000Z', { quantity: 1, size: 'M' }),
+    historyEvent('8', 'PaymentVerified', 'webhook', '2026-11-22T09:59:30.000Z', { totalPaise: 199900, via: 'webhook' }),
+    historyEvent('12', 'OrderPlaced', 'user-1', '2026-11-22T10:00:00.000Z', { totalPaise: 199900 }),
+    historyEvent('13', 'DeliveryStatusChanged', 'admin-7', '2026-11-22T10:00:00.000Z', {
+      from: 'Processing',
+      to: 'Out for Delivery',
+    }),
+  ],
+};
+
+const historyGets = (fetchMock: ReturnType<typeof fakeApi>) =>
+  requestsOf(fetchMock).filter((r) => r.method === 'GET' && r.url.endsWith('/api/orders/admin/ORD-100001/history'));
+
 type Store = ReturnType<typeof renderWithProviders>['store'];
 const noticesOf = (store: Store) => store.getState().notifications.items.map((n) => `${n.title}: ${n.message ?? ''}`);
 
@@ -112,5 +147,91 @@ describe('AdminOrders', { timeout: 15_000 }, () => {
     fakeApi({ 'GET /api/orders/admin/all': () => jsonResponse({ message: 'Forbidden' }, 403) });
     renderWithProviders(<AdminOrders />);
     await screen.findByText('Failed to load orders');
+  });
+
+  it("opens an order's history: its events in log order with India time, readable names, actors and data", async () => {
+    const fetchMock = fakeApi({
+      'GET /api/orders/admin/all': () => jsonResponse([order()]),
+      'GET /api/orders/admin/ORD-100001/history': () => jsonResponse(history),
+    });
+    renderWithProviders(<AdminOrders />);
+    const card = await screen.findByRole('article', { name: 'Order ORD-100001' });
+    expect(within(card).queryByRole('region', { name: 'History of ORD-100001' })).toBeNull();
+    expect(historyGets(fetchMock)).toHaveLength(0);
+
+    const button = within(card).getByRole('button', { name: 'History of ORD-100001' });
+    expect(button.textContent).toBe('History');
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(button);
+    expect(button.getAttribute('aria-expanded')).toBe('true');
+
+    const panel = within(card).getByRole('region', { name: 'History of ORD-100001' });
+    expect(button.getAttribute('aria-controls')).toBe(panel.id);
+    const rows = await within(panel).findAllByRole('listitem');
+    expect(historyGets(fetchMock)).toHaveLength(1);
+    expect(rows.map((row) => row.querySelector('[title]:not(time)')?.textContent)).toEqual([
+      'Payment order created',
+      'Stock reserved',
+      'Payment verified',
+      'Order placed',
+      'Delivery status changed',
+    ]);
+    const text = rows.map((row) => row.textContent ?? '');
+    expect(text[0]).toContain('by user-1');
+    expect(text[0]).toContain('₹1,999.00');
+    expect(text[1]).toContain('by inventory');
+    expect(text[1]).toContain('1 unit · Size M');
+    expect(text[2]).toContain('by webhook');
+    expect(text[2]).toContain('₹1,999.00 · via webhook');
+    expect(text[4]).toContain('by admin-7');
+    expect(text[4]).toContain('Processing → Out for Delivery');
+    // 10:00 UTC is 3:30 pm in India.
+    expect(text[3]).toMatch(/22 Nov 2026, 3:30:00\s?pm IST/);
+    expect(rows[3]!.querySelector('time')?.getAttribute('dateTime')).toBe('2026-11-22T10:00:00.000Z');
+
+    fireEvent.click(button);
+    expect(within(card).queryByRole('region', { name: 'History of ORD-100001' })).toBeNull();
+  });
+
+  it("says 'Could not load the history' when it cannot be read, and Try again loads it", async () => {
+    let refuse = true;
+    const fetchMock = fakeApi({
+      'GET /api/orders/admin/all': () => jsonResponse([order()]),
+      'GET /api/orders/admin/ORD-100001/history': () =>
+        refuse ? jsonResponse({ message: 'down' }, 503) : jsonResponse(history),
+    });
+    renderWithProviders(<AdminOrders />);
+    fireEvent.click(await screen.findByRole('button', { name: 'History of ORD-100001' }));
+    const panel = screen.getByRole('region', { name: 'History of ORD-100001' });
+    const alert = await within(panel).findByRole('alert');
+    expect(alert.textContent).toContain('Could not load the history');
+    expect(within(panel).queryAllByRole('listitem')).toHaveLength(0);
+
+    refuse = false;
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await within(panel).findAllByRole('listitem')).toHaveLength(history.events.length);
+    expect(within(panel).queryByRole('alert')).toBeNull();
+    expect(within(panel).getByText('Payment verified')).toBeTruthy();
+    expect(historyGets(fetchMock)).toHaveLength(2);
+  });
+
+  it('refetches an open history when the delivery status is changed', async () => {
+    let events = history.events.slice(0, 4);
+    const fetchMock = fakeApi({
+      'GET /api/orders/admin/all': () => jsonResponse([order()]),
+      'GET /api/orders/admin/ORD-100001/history': () => jsonResponse({ ...history, events }),
+      'PATCH /api/orders/admin/ORD-100001/status': () => {
+        events = history.events;
+        return jsonResponse({ ok: true });
+      },
+    });
+    renderWithProviders(<AdminOrders />);
+    const card = await screen.findByRole('article', { name: 'Order ORD-100001' });
+    fireEvent.click(within(card).getByRole('button', { name: 'History of ORD-100001' }));
+    const panel = within(card).getByRole('region', { name: 'History of ORD-100001' });
+    expect(await within(panel).findAllByRole('listitem')).toHaveLength(4);
+    fireEvent.change(within(card).getByLabelText('Delivery status'), { target: { value: 'Out for Delivery' } });
+    await within(panel).findByText('Delivery status changed');
+    expect(historyGets(fetchMock)).toHaveLength(2);
   });
 });
