@@ -397,7 +397,10 @@ class ShadowBuild {
 
   /** Replaces the live rows, the consumer's stream versions and its checkpoints, in the caller's transaction. */
   async swap(client: PoolClient, live: Map<string, Cursor>): Promise<void> {
-    await client.query(`SET LOCAL work_mem = '128MB'`); // the comparisons' hash joins in memory
+    // The comparisons as hash joins in memory: never a nested loop over a live table that the statement
+    // itself fills (an empty live table's statistics invite one, and it goes quadratic).
+    await client.query(`SET LOCAL work_mem = '128MB'`);
+    await client.query(`SET LOCAL enable_nestloop = off`);
     for (const [table, shadow] of this.tables) {
       // Only the rows that differ are written: a row whose key and whole text are in the shadow stays, so
       // replaying an up-to-date projection writes next to nothing (and a table without a key is rewritten).
