@@ -297,9 +297,9 @@ describe('kill -9 of the shop during a sale', () => {
         },
         `the coupon's used count to equal the placed orders carrying it`,
         30_000,
-      ).catch((err: unknown) => {
+      ).catch(async (err: unknown) => {
         throw new Error(
-          `${(err as Error).message}; coupon ${JSON.stringify(couponSeen)}, orders with it ${couponOrders}`,
+          `${(err as Error).message}; coupon ${JSON.stringify(couponSeen)}, orders with it ${couponOrders}; ${await couponUses(db)}`,
           {
             cause: err,
           },
@@ -332,4 +332,16 @@ async function openHolds(db: pg.Client, productId: string): Promise<string> {
 function embeddedDatabaseUrl(): string {
   const lines = fs.readFileSync(path.join(pgDir, 'postmaster.pid'), 'utf8').split('\n');
   return `postgres://postgres:postgres@127.0.0.1:${lines[3]!.trim()}/shop`;
+}
+
+/** For a failure message: each coupon use's events, and whether checkout recorded a payment order for it. */
+async function couponUses(db: pg.Client): Promise<string> {
+  const { rows } = await db.query<{ reservation: string; types: string[]; payment: string[] | null }>(
+    `SELECT r.reservation, r.types,
+            (SELECT array_agg(p.type ORDER BY p.global_position) FROM checkout.events p
+              WHERE p.stream_id LIKE 'payment-%' AND p.data->>'reservationId' = r.reservation) AS payment
+       FROM (SELECT e.data->>'reservationId' AS reservation, array_agg(e.type ORDER BY e.global_position) AS types
+               FROM checkout.events e WHERE e.type LIKE 'CouponUse%' GROUP BY 1) r`,
+  );
+  return rows.map((r) => `${r.reservation}: ${r.types.join(',')} / payment ${(r.payment ?? []).join(',')}`).join('; ');
 }

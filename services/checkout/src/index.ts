@@ -16,6 +16,7 @@ import { Payments, RECONCILE_JOB } from './payment/payments.ts';
 import { NewStreamAppender } from '@shop/shared/eventstore/new-stream-appender';
 import { paymentSettings, type PaymentSettings } from './payment/provider-settings.ts';
 import { PendingSettlements, SETTLE_PENDING_JOB, settlementConsumer } from './payment/settlement-consumer.ts';
+import { ORPHAN_CHECKOUTS_JOB, releaseOrphanCheckouts } from './payment/orphan-checkouts.ts';
 
 export { paymentSettings, SANDBOX_PATH, type PaymentSettings } from './payment/provider-settings.ts';
 export { createRazorpaySandbox } from './payment-provider/sandbox/index.ts';
@@ -95,6 +96,15 @@ export function createCheckoutService(
     await settlements.run();
   });
 
+  ctx.jobs.register(ORPHAN_CHECKOUTS_JOB, async () => {
+    await releaseOrphanCheckouts({
+      pool: ctx.pool,
+      clock: ctx.clock,
+      logger: ctx.logger,
+      releaseCouponUses: (reservationId) => coupons.coupons.releaseUsesOf(reservationId),
+    });
+  });
+
   ctx.jobs.register(RECONCILE_JOB, async () => {
     await sweepExpiredOrders({ pool: ctx.pool, payments, clock: ctx.clock, logger: ctx.logger });
   });
@@ -122,6 +132,7 @@ export function createCheckoutService(
       await delivery.delivery.settingsView.start();
       await ctx.jobs.repeat(RECONCILE_JOB, sweepEveryMs(ctx.config.RESERVATION_TTL_SECONDS));
       await ctx.jobs.repeat(SETTLE_PENDING_JOB, 5_000);
+      await ctx.jobs.repeat(ORPHAN_CHECKOUTS_JOB, sweepEveryMs(ctx.config.RESERVATION_TTL_SECONDS));
       settlements.kick(); // what a process that stopped left pending
     },
     async stop() {

@@ -122,6 +122,27 @@ export class Coupons {
     return { code, discountPaise: use.discountPaise };
   }
 
+  /**
+   * Gives back every use a reservation holds, whatever coupon (found in the log by reservation id,
+   * migration 028): for a checkout that died before recording its order. Answers how many were released.
+   */
+  async releaseUsesOf(reservationId: string): Promise<number> {
+    const { rows } = await this.store.pool.query<{ coupon_id: string }>(
+      `SELECT DISTINCT data->>'couponId' AS coupon_id FROM ${this.store.schema}.events
+        WHERE type = 'CouponUseReserved' AND data->>'reservationId' = $1`,
+      [reservationId],
+    );
+    let released = 0;
+    for (const { coupon_id: couponId } of rows) {
+      const { events } = await this.uses.run(couponStreamId(couponId), {
+        type: 'ReleaseCouponUse',
+        data: { reservationId, now: this.clock() },
+      });
+      released += events.length;
+    }
+    return released;
+  }
+
   /** Gives a held use back (payment never came). Idempotent; a no-op when nothing is held. */
   releaseUse(code: string, reservationId: string): Promise<void> {
     return this.settle(code, reservationId, 'ReleaseCouponUse');

@@ -110,12 +110,12 @@ export class PendingSettlements {
         attempts: number;
       }>(
         `SELECT reservation_id, action, coupon_code, attempts FROM checkout.pending_settlements
-          WHERE next_attempt_at <= $1 ORDER BY created_at LIMIT 200`,
+          WHERE next_attempt_at <= $1 ORDER BY created_at, action LIMIT 200`,
         [this.deps.clock()],
       );
       if (rows.length === 0) return done;
-      const outcomes = await Promise.all(rows.map((r) => this.settle(r)));
-      done += outcomes.filter(Boolean).length;
+      // One after another, oldest first: a reservation's settlements are carried out in the order decided.
+      for (const r of rows) if (await this.settle(r)) done += 1;
       if (rows.length < 200) return done;
     }
   }
