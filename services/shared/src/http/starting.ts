@@ -36,6 +36,13 @@ export interface StartingServer {
 }
 
 /**
+ * Connections the kernel queues while the process accepts: a flash sale's crowd connects at once, and past
+ * Node's default of 511 the kernel drops SYNs, so a buyer waits out TCP retransmits (1 s, 3 s, 7 s...) before
+ * the shop even sees the request. Capped by net.core.somaxconn (4096 on current Linux).
+ */
+export const LISTEN_BACKLOG = 4096;
+
+/**
  * Binds the port at once (PORT=0 picks a free one: the payment sandbox and its webhooks need the real port
  * before the app exists) and answers "Starting" until `ready(app)`.
  */
@@ -45,7 +52,7 @@ export async function listenWhileStarting(port: number, host: string, service: s
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve();
     });

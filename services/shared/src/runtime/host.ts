@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Express, RequestHandler } from 'express';
 import { apiNotFound, createHttpApp, errorHandler } from '../http/app.ts';
+import { LISTEN_BACKLOG } from '../http/starting.ts';
 import { requireMetricsAccess } from '../observability/metrics-access.ts';
 import { refreshParkedGauge } from '../bus/parked-gauge.ts';
 import type { Subscription } from '../bus/types.ts';
@@ -84,7 +85,7 @@ export async function startModules(
 /** Listens on port (0 = any free port) on 127.0.0.1 or all interfaces; resolves with the bound port. */
 export async function listen(app: Express, port: number, host = '0.0.0.0'): Promise<{ server: Server; port: number }> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, (err?: Error) => {
+    const server = app.listen(port, host, LISTEN_BACKLOG, (err?: Error) => {
       if (err) return reject(err);
       const addr = server.address();
       resolve({ server, port: typeof addr === 'object' && addr ? addr.port : port });
