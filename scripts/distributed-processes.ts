@@ -27,7 +27,18 @@ export function startProcess(
   echo = false,
   nodeArgs: string[] = [],
 ): Proc {
-  const child = spawn(TSX, [...nodeArgs, path.join(ROOT, entry)], {
+  return spawnKept(name, TSX, [...nodeArgs, path.join(ROOT, entry)], env, echo);
+}
+
+/** Spawns a process in the repository, keeping its last 200 output lines (echoed when asked). */
+function spawnKept(
+  name: string,
+  command: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  echo: boolean,
+): Proc {
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -142,22 +153,7 @@ export function startNodeProcess(
   env: Record<string, string | undefined>,
   echo = false,
 ): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  const keep = (d: Buffer) => {
-    for (const line of d.toString().split('\n').filter(Boolean)) {
-      output.push(line);
-      if (output.length > 200) output.shift();
-      if (echo) console.log(`[${name}] ${line}`);
-    }
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  return { name, child, output };
+  return spawnKept(name, process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], env, echo);
 }
 
 /** A distributed shop whose processes can be crashed (`kill -9`) and started again one at a time. */

@@ -10,7 +10,7 @@ export const PRODUCTS_PROJECTION = 'catalog.products';
 /** Stock movements of checkouts: they change a product's units, never its pricing facts. */
 const SALE_MOVEMENTS = new Set(['StockReserved', 'StockReleased', 'StockCommitted']);
 
-const DETAIL_COLUMNS: Record<string, string> = {
+export const DETAIL_COLUMNS: Record<string, string> = {
   name: 'name',
   pricePaise: 'price_paise',
   description: 'description',

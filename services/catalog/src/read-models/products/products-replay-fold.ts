@@ -2,24 +2,12 @@ import type { ReplayFold } from '@shop/shared/replay/fold';
 import { greatestTime } from '@shop/shared/replay/fold';
 import type { ProductEvent } from '../../product/events.ts';
 import type { StockEvent } from '../../stock/events.ts';
+import { DETAIL_COLUMNS } from './products-projection.ts';
 
 /**
  * The replay's in-memory fold of catalog.products (products-projection.ts): the same rows its handle() writes
  * into catalog.products and catalog.stock_levels, without a query per event.
  */
-
-const DETAIL_COLUMNS: Record<string, string> = {
-  name: 'name',
-  pricePaise: 'price_paise',
-  description: 'description',
-  category: 'category',
-  size: 'size',
-  color: 'color',
-  brand: 'brand',
-  material: 'material',
-  image: 'image',
-  sizeLabels: 'size_labels',
-};
 
 const PRODUCT_COLUMNS = [
   'id',

@@ -5,6 +5,28 @@ import { ORDER_STREAM_PREFIX, type OrderEvent } from '../../order/events.ts';
 import { encodeOrderChanges, ORDER_CHANGES_CHANNEL, type OrderChange } from '../../push/order-changes.ts';
 import { indiaDate } from './india-days.ts';
 
+/** An OrderPlaced's values for orders.orders, order_number to delivery_status (the replay's fold shares them). */
+export const orderPlacedValues = (d: Extract<OrderEvent, { type: 'OrderPlaced' }>['data']) => [
+  d.orderNumber,
+  d.userId,
+  d.razorpayOrderId,
+  d.razorpayPaymentId,
+  d.customer.name,
+  d.customer.email,
+  d.customer.phone,
+  d.address,
+  d.pincode,
+  JSON.stringify(d.lines),
+  d.subtotalPaise,
+  d.couponCode,
+  d.discountPaise,
+  d.shippingChargePaise,
+  d.deliveryChargePaise,
+  d.totalPaise,
+  d.paymentStatus,
+  d.deliveryStatus,
+];
+
 export const ORDERS_PROJECTION = 'orders.orders';
 
 /**
@@ -35,27 +57,7 @@ export function ordersProjection(pubsub: PubSub): EventConsumer {
                created_at, updated_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, false, $19, $19)
              ON CONFLICT (order_number) DO NOTHING`,
-            [
-              d.orderNumber,
-              d.userId,
-              d.razorpayOrderId,
-              d.razorpayPaymentId,
-              d.customer.name,
-              d.customer.email,
-              d.customer.phone,
-              d.address,
-              d.pincode,
-              JSON.stringify(d.lines),
-              d.subtotalPaise,
-              d.couponCode,
-              d.discountPaise,
-              d.shippingChargePaise,
-              d.deliveryChargePaise,
-              d.totalPaise,
-              d.paymentStatus,
-              d.deliveryStatus,
-              d.placedAt,
-            ],
+            [...orderPlacedValues(d), d.placedAt],
           );
           if (inserted.rowCount === 1)
             await tx.query(

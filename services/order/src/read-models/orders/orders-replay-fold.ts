@@ -2,6 +2,7 @@ import type { ReplayFold } from '@shop/shared/replay/fold';
 import { greatestTime } from '@shop/shared/replay/fold';
 import type { OrderEvent } from '../../order/events.ts';
 import { indiaDate } from './india-days.ts';
+import { orderPlacedValues } from './orders-projection.ts';
 
 /**
  * The replay's in-memory fold of orders.orders (orders-projection.ts): orders.orders, orders.order_totals and
@@ -46,29 +47,7 @@ export function ordersReplayFold(): ReplayFold {
         case 'OrderPlaced': {
           const d = e.data;
           if (!orders.has(d.orderNumber)) {
-            orders.set(d.orderNumber, [
-              d.orderNumber,
-              d.userId,
-              d.razorpayOrderId,
-              d.razorpayPaymentId,
-              d.customer.name,
-              d.customer.email,
-              d.customer.phone,
-              d.address,
-              d.pincode,
-              JSON.stringify(d.lines),
-              d.subtotalPaise,
-              d.couponCode,
-              d.discountPaise,
-              d.shippingChargePaise,
-              d.deliveryChargePaise,
-              d.totalPaise,
-              d.paymentStatus,
-              d.deliveryStatus,
-              false,
-              d.placedAt,
-              d.placedAt,
-            ]);
+            orders.set(d.orderNumber, [...orderPlacedValues(d), false, d.placedAt, d.placedAt]);
             totals = totals
               ? {
                   orders: totals.orders + 1,

@@ -4,7 +4,7 @@ import type { CouponEvent, CouponTerms } from '../../coupon/events.ts';
 export const COUPONS_PROJECTION = 'checkout.coupons';
 
 /** The terms as checkout.coupons columns, in the order of TERM_COLUMNS. */
-const termValues = (t: CouponTerms) => [
+export const termValues = (t: CouponTerms) => [
   t.code,
   t.discount.type,
   t.discount.type === 'percentage' ? t.discount.basisPoints : null,
@@ -17,7 +17,7 @@ const termValues = (t: CouponTerms) => [
   t.description,
   t.isActive,
 ];
-const TERM_COLUMNS = [
+export const TERM_COLUMNS = [
   'code',
   'discount_type',
   'discount_basis_points',

@@ -1,35 +1,9 @@
 import type { ReplayFold } from '@shop/shared/replay/fold';
-import type { CouponEvent, CouponTerms } from '../../coupon/events.ts';
+import type { CouponEvent } from '../../coupon/events.ts';
+import { TERM_COLUMNS, termValues } from './coupons-projection.ts';
 
 /** The replay's in-memory fold of checkout.coupons (coupons-projection.ts). */
 
-/** The terms as checkout.coupons columns, in the order of TERM_COLUMNS (as coupons-projection.ts). */
-const termValues = (t: CouponTerms) => [
-  t.code,
-  t.discount.type,
-  t.discount.type === 'percentage' ? t.discount.basisPoints : null,
-  t.discount.type === 'fixed' ? t.discount.amountPaise : null,
-  t.discount.type === 'percentage' ? t.discount.maxDiscountPaise : null,
-  t.minOrderPaise,
-  t.usageLimit,
-  t.validFrom,
-  t.validUntil,
-  t.description,
-  t.isActive,
-];
-const TERM_COLUMNS = [
-  'code',
-  'discount_type',
-  'discount_basis_points',
-  'discount_amount_paise',
-  'max_discount_paise',
-  'min_order_paise',
-  'usage_limit',
-  'valid_from',
-  'valid_until',
-  'description',
-  'is_active',
-];
 const COLUMNS = ['id', 'created_at', 'updated_at', ...TERM_COLUMNS, 'committed_uses', 'reserved_uses'];
 const COMMITTED = COLUMNS.indexOf('committed_uses');
 const RESERVED = COLUMNS.indexOf('reserved_uses');
