@@ -16,6 +16,7 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database.
 import { httpClient } from '../support/http.ts';
 import { waitUntil } from '../support/wait-until.ts';
 import { expectLedgerBalanced, type StockLedger } from './support/stock-ledger.ts';
+import { post, type CouponView, type OrderView, type PayResponse } from './support/sale.ts';
 
 /**
  * Issue 11, distributed mode: gateway and the four services as separate processes over Kafka. One sale in
@@ -55,22 +56,6 @@ afterAll(async () => {
   for (const s of stops.reverse()) await s().catch(() => undefined);
 });
 
-interface PayResponse {
-  razorpay_order_id: string;
-  razorpay_payment_id: string;
-  razorpay_signature: string;
-}
-interface OrderView {
-  orderNumber: string;
-  razorpayOrderId: string;
-  couponCode: string | null;
-  items: Array<{ Product: { id: string }; orderedQuantity: number }>;
-}
-interface CouponView {
-  code: string;
-  usedCount: number;
-  reservedCount: number;
-}
 interface Buyer {
   n: number;
   round: number;
@@ -81,25 +66,6 @@ interface Buyer {
 }
 
 const from = (n: number) => ({ 'x-forwarded-for': `10.88.${(n >> 8) & 255}.${n & 255}` });
-
-async function post(
-  base: string,
-  url: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; body: Record<string, unknown> } | 'cut'> {
-  try {
-    const r = await fetch(base + url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(60_000),
-    });
-    return { status: r.status, body: (await r.json().catch(() => ({}))) as Record<string, unknown> };
-  } catch {
-    return 'cut';
-  }
-}
 
 /** Ports below Linux's ephemeral range (see distributed-kafka.e2e.spec.ts). */
 async function freePortRun(): Promise<{ gatewayPort: number; firstServicePort: number }> {

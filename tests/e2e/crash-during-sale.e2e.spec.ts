@@ -10,6 +10,7 @@ import { waitUntil } from '../support/wait-until.ts';
 import { crash, spawnShop, stop, waitHealthy, type ShopProcess } from './support/shop-process.ts';
 import { expectLedgerBalanced, type StockLedger } from './support/stock-ledger.ts';
 import { holdBackstopMs } from '../../services/catalog/src/inventory/hold-expiry.ts';
+import { post, type CouponView, type OrderView, type PayResponse } from './support/sale.ts';
 
 /**
  * Issues 15 and 11: `kill -9` of the shop's node process (only: its embedded Postgres lives on) in the middle
@@ -43,24 +44,6 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-interface PayResponse {
-  razorpay_order_id: string;
-  razorpay_payment_id: string;
-  razorpay_signature: string;
-}
-interface OrderView {
-  orderNumber: string;
-  razorpayOrderId: string;
-  couponCode: string | null;
-  items: Array<{ Product: { id: string }; orderedQuantity: number }>;
-}
-interface CouponView {
-  code: string;
-  usageLimit: number | null;
-  usedCount: number;
-  reservedCount: number;
-}
-
 /** What each buyer saw. `unknown`: the request was cut off by the crash (it may or may not have happened). */
 interface Buyer {
   n: number;
@@ -72,25 +55,6 @@ interface Buyer {
 
 /** Each buyer from an address of their own (guests are limited per address; the shop trusts loopback's X-Forwarded-For). */
 const from = (n: number) => ({ 'x-forwarded-for': `10.77.${(n >> 8) & 255}.${n & 255}` });
-
-async function post(
-  base: string,
-  url: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; body: Record<string, unknown> } | 'cut'> {
-  try {
-    const r = await fetch(base + url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(60_000),
-    });
-    return { status: r.status, body: (await r.json().catch(() => ({}))) as Record<string, unknown> };
-  } catch {
-    return 'cut'; // connection reset or refused: the shop died under this request
-  }
-}
 
 describe('kill -9 of the shop during a sale', () => {
   it('comes back on its own; the stock streams balance at every check; after the holds run out nothing is held, available + sold = stock, every paid order exists exactly once, and coupon uses match the orders', async () => {
