@@ -1,15 +1,8 @@
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
-import { ForbiddenError, UnauthorizedError } from '@shop/shared/errors/errors';
+import { requireService } from '@shop/shared/auth/tokens';
 import { parseInput } from '@shop/shared/http/validation';
 import type { Inventory } from './inventory.ts';
-
-/** Internal routes are for other services only: a token whose subject is `service:<name>`. */
-export const requireService: RequestHandler = (req, _res, next) => {
-  if (!req.user) return next(new UnauthorizedError('Service token required'));
-  if (!req.user.id.startsWith('service:')) return next(new ForbiddenError('Internal route'));
-  next();
-};
 
 const Line = z.object({
   productId: z.string().min(1).max(64),

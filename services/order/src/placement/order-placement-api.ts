@@ -1,16 +1,9 @@
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { ORDER_OF_PAYMENT_MAX_WAIT_MS, type OrderPlacementPort } from '@shop/shared/contracts/order-placement';
 import { paymentStreamId } from '@shop/shared/contracts/payment-events';
-import { ForbiddenError, UnauthorizedError } from '@shop/shared/errors/errors';
+import { requireService } from '@shop/shared/auth/tokens';
 import { parseInput } from '@shop/shared/http/validation';
-
-/** Internal routes are for other services only: a token whose subject is `service:<name>`. */
-export const requireService: RequestHandler = (req, _res, next) => {
-  if (!req.user) return next(new UnauthorizedError('Service token required'));
-  if (!req.user.id.startsWith('service:')) return next(new ForbiddenError('Internal route'));
-  next();
-};
 
 const OrderOfPaymentBody = z
   .object({

@@ -97,3 +97,10 @@ export const requireAdmin: RequestHandler = (req, _res, next) => {
   if (!req.user.isAdmin) return next(new ForbiddenError('Admin access required'));
   next();
 };
+
+/** Internal routes are for other services only: a token whose subject is `service:<name>`. */
+export const requireService: RequestHandler = (req, _res, next) => {
+  if (!req.user) return next(new UnauthorizedError('Service token required'));
+  if (!req.user.id.startsWith('service:')) return next(new ForbiddenError('Internal route'));
+  next();
+};
