@@ -22,19 +22,19 @@ const email = z
   .min(1, 'Email is required')
   .pipe(z.email('Please enter a valid email'));
 
-const RegisterBody = z.object({
+export const RegisterBody = z.object({
   name: required('Name').max(100),
   email,
   phone: required('Phone').max(20),
   password: z.string({ error: 'Password is required' }).min(6, 'Password must be at least 6 characters').max(200),
 });
-const LoginBody = z.object({
+export const LoginBody = z.object({
   email: required('Email'),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required'),
 });
 // Phone, dob and gender left out keep their value; '' or null clears them.
 const blankToNull = <T>(v: T | '' | null | undefined) => (v === undefined ? undefined : v ? v : null);
-const ProfileBody = z.object({
+export const ProfileBody = z.object({
   name: required('Name').max(100),
   email,
   phone: z.string().trim().max(20).optional(),

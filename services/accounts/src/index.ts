@@ -7,6 +7,9 @@ import { Testimonials } from './testimonials.ts';
 import { testimonialsRouter } from './testimonials-api.ts';
 import { userStreamId } from './user/events.ts';
 
+export { ACCOUNTS_ROUTES } from './routes.ts';
+export { requireReviewer } from './testimonials-api.ts';
+
 export { usersProjection } from './read-models/users/users-projection.ts';
 
 /** Accounts service: registration, login, profile, admin users list, testimonials; ensures the configured admin. */

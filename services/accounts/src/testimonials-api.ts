@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { isServiceSubject, requireAdmin } from '@shop/shared/auth/tokens';
 import { NotFoundError, UnauthorizedError, UnavailableError } from '@shop/shared/errors/errors';
@@ -19,17 +19,22 @@ export const LOGIN_TO_REVIEW_MESSAGE = 'Please login to submit a review';
 
 // The rules (text required after trimming, whole rating 1-5) are the decider's; this only reads the input:
 // no rating means the seeds' default 5, a form's '4' is 4, and text that is not text is no text.
-const SubmitBody = z.object({
+export const SubmitBody = z.object({
   rating: z.preprocess(
     (v) => (v === undefined || v === null || v === '' ? DEFAULT_RATING : typeof v === 'string' ? Number(v) : v),
     z.number(RATING_MESSAGE),
   ),
   text: z.preprocess((v) => (typeof v === 'string' ? v : ''), z.string()),
 });
-const ModerateBody = z.object({
+export const ModerateBody = z.object({
   status: z.enum(TESTIMONIAL_STATUSES, 'Status must be pending, approved or rejected'),
 });
-const IdParam = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Bad testimonial id') });
+export const IdParam = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Bad testimonial id') });
+
+/** The guard of POST /api/testimonials: a shopper's own account (a service token is no one who could write a review). */
+export const requireReviewer: RequestHandler = (req, _res, next) => {
+  next(!req.user || isServiceSubject(req.user.id) ? new UnauthorizedError(LOGIN_TO_REVIEW_MESSAGE) : undefined);
+};
 
 const MODERATED_MESSAGE = {
   approved: 'Testimonial approved',
@@ -57,18 +62,13 @@ export function testimonialsRouter(ctx: ServiceContext, testimonials: Testimonia
     if (!found) throw new NotFoundError('Testimonial not found');
     return found;
   };
-  // A shopper's own account: a service token is no one who could write a review.
-  const reviewer = (req: Request) => {
-    if (!req.user || isServiceSubject(req.user.id)) throw new UnauthorizedError(LOGIN_TO_REVIEW_MESSAGE);
-    return req.user;
-  };
 
   r.get('/api/testimonials', async (_req, res) => {
     res.json(await listApprovedTestimonials(ctx.pool));
   });
 
-  r.post('/api/testimonials', async (req, res) => {
-    const user = reviewer(req);
+  r.post('/api/testimonials', requireReviewer, async (req, res) => {
+    const user = req.user!;
     const body = parseInput(SubmitBody, req.body ?? {});
     const { testimonialId, version } = await testimonials.submit({ userId: user.id, ...body });
     const testimonial = asPublicTestimonial(await readBack(testimonialId, version));

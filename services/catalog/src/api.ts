@@ -76,14 +76,14 @@ const optionalFields = {
   image: imageRef.optional(),
   sizeQuantities: sizeQuantities.optional(),
 };
-const CreateBody = z.object({ name: text(200).min(1, FILL_MESSAGE), price, quantity, ...optionalFields });
-const UpdateBody = z.object({
+export const CreateBody = z.object({ name: text(200).min(1, FILL_MESSAGE), price, quantity, ...optionalFields });
+export const UpdateBody = z.object({
   name: text(200).min(1, 'Name is required').optional(),
   price: price.optional(),
   quantity: quantity.optional(),
   ...optionalFields,
 });
-const ListQuery = z.object({
+export const ListQuery = z.object({
   includeDelisted: z.enum(['true', 'false']).optional(),
   sort: z.enum(['best-selling'], "sort must be 'best-selling' (or left out for newest first)").optional(),
   collection: z.preprocess(
@@ -94,8 +94,8 @@ const ListQuery = z.object({
       .optional(),
   ),
 });
-const IdParam = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Bad product id') });
-const DelistBody = z.object({ isDelisted: z.boolean({ error: 'isDelisted must be true or false' }) });
+export const IdParam = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Bad product id') });
+export const DelistBody = z.object({ isDelisted: z.boolean({ error: 'isDelisted must be true or false' }) });
 
 /** Routes of the catalog service: /api/products/... */
 export function catalogRouter(

@@ -13,16 +13,16 @@ import { findCollection, listCollections } from './read-models/collections/colle
 import { productFormParser, type ImageStore } from './uploads/images.ts';
 
 const id = (what: string) => z.string().regex(/^[\w-]{1,64}$/, `Bad ${what} id`);
-const IdParam = z.object({ id: id('collection') });
+export const IdParam = z.object({ id: id('collection') });
 const name = z
   .string({ error: COLLECTION_NAME_REQUIRED })
   .trim()
   .min(1, COLLECTION_NAME_REQUIRED)
   .max(200, 'Collection name must be at most 200 characters');
 const description = z.string().trim().max(5000, 'Description must be at most 5000 characters');
-const CreateBody = z.object({ name, description: description.optional(), image: imageRef.optional() });
-const UpdateBody = z.object({ name: name.optional(), description: description.optional(), image: imageRef.optional() });
-const ProductRef = z.object({ productId: z.string({ error: 'productId is required' }).pipe(id('product')) });
+export const CreateBody = z.object({ name, description: description.optional(), image: imageRef.optional() });
+export const UpdateBody = z.object({ name: name.optional(), description: description.optional(), image: imageRef.optional() });
+export const ProductRef = z.object({ productId: z.string({ error: 'productId is required' }).pipe(id('product')) });
 
 /**
  * Routes of collections (admin-curated groups of products): /api/collections/... Everyone reads them; a

@@ -13,8 +13,8 @@ import { HOME_SECTIONS_PROJECTION } from './read-models/home-sections/home-secti
 import { findHomeSection, listHomeSections } from './read-models/home-sections/home-sections-queries.ts';
 import { listProductsByIds } from './read-models/products/products-queries.ts';
 
-const IdParam = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Bad section id') });
-const ListQuery = z.object({ all: z.enum(['true', 'false'], "all must be 'true' or 'false'").optional() });
+export const IdParam = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Bad section id') });
+export const ListQuery = z.object({ all: z.enum(['true', 'false'], "all must be 'true' or 'false'").optional() });
 
 /** A field left empty ('' or null) counts as not sent, so its default (create) or current value (update) holds. */
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -52,8 +52,8 @@ const contentIds = z
   )
   .max(200, 'At most 200 items in a section')
   .transform((ids) => [...new Set(ids)]);
-const CreateBody = z.object({ name, contentIds, ...fields });
-const UpdateBody = z.object({ name: name.optional(), contentIds: contentIds.optional(), ...fields });
+export const CreateBody = z.object({ name, contentIds, ...fields });
+export const UpdateBody = z.object({ name: name.optional(), contentIds: contentIds.optional(), ...fields });
 
 /**
  * Routes of homepage sections: /api/home/sections/... (only these: /api/home itself, the carousel, is

@@ -22,7 +22,7 @@ const slideText = (label: string) =>
     z.string(`${label} must be text`).trim().max(200, `${label} can have at most 200 characters`),
   );
 // Only the shape is read here; the rules a saved carousel keeps (name required, price >= 0) are the decider's.
-const Slide = z.object(
+export const Slide = z.object(
   {
     name: slideText('Name'),
     price: z

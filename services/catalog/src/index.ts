@@ -23,6 +23,8 @@ import { Homepage } from './homepage.ts';
 import { homepageRouter } from './homepage-api.ts';
 import { homepageProjection } from './read-models/homepage/homepage-projection.ts';
 
+export { CATALOG_ROUTES } from './routes.ts';
+
 export { productsProjection, PRODUCTS_PROJECTION } from './read-models/products/products-projection.ts';
 export { Inventory } from './inventory/inventory.ts';
 export { ProductListCache } from './read-models/products/product-list-cache.ts';

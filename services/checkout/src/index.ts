@@ -18,6 +18,8 @@ import { paymentSettings, type PaymentSettings } from './payment/provider-settin
 import { PendingSettlements, SETTLE_PENDING_JOB, settlementConsumer } from './payment/settlement-consumer.ts';
 import { ORPHAN_CHECKOUTS_JOB, releaseOrphanCheckouts } from './payment/orphan-checkouts.ts';
 
+export { CHECKOUT_ROUTES } from './routes.ts';
+
 export { paymentSettings, SANDBOX_PATH, type PaymentSettings } from './payment/provider-settings.ts';
 export { createRazorpaySandbox } from './payment-provider/sandbox/index.ts';
 

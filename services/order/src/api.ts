@@ -13,8 +13,8 @@ import { ORDERS_PROJECTION } from './read-models/orders/orders-projection.ts';
 import { findOrder, listAllOrders, listOrdersOfUser } from './read-models/orders/orders-queries.ts';
 
 const STATUS_MESSAGE = 'deliveryStatus must be Processing, Out for Delivery or Delivered';
-const StatusBody = z.object({ deliveryStatus: z.enum(DELIVERY_STATUSES, STATUS_MESSAGE) }, STATUS_MESSAGE);
-const OrderNumberParam = z.object({
+export const StatusBody = z.object({ deliveryStatus: z.enum(DELIVERY_STATUSES, STATUS_MESSAGE) }, STATUS_MESSAGE);
+export const OrderNumberParam = z.object({
   orderNumber: z.string().regex(/^[A-Za-z0-9-]{1,40}$/, 'Bad order number'),
 });
 

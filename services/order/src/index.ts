@@ -10,6 +10,8 @@ import { ordersProjection } from './read-models/orders/orders-projection.ts';
 import { accountsFiguresProjection } from './read-models/dashboard/accounts-figures-projection.ts';
 import { catalogFiguresProjection } from './read-models/dashboard/catalog-figures-projection.ts';
 
+export { ORDER_ROUTES } from './routes.ts';
+
 export { DELIVERY_STATUSES, orderStreamId, type DeliveryStatus, type OrderEvent } from './order/events.ts';
 export { findOrderNumberByPayment, ORDER_PLACEMENT_CONSUMER, orderPlacement } from './placement/order-placement.ts';
 export { waitForOrderOfPayment } from './placement/wait-for-order.ts';

@@ -11,8 +11,8 @@ const Line = z.object({
   quantity: z.number().int().min(1).max(1000),
 });
 const ReservationId = z.string().min(1).max(100);
-const ReserveBody = z.object({ reservationId: ReservationId, lines: z.array(Line).min(1).max(50) });
-const SettleBody = z.object({ reservationId: ReservationId, reason: z.string().max(100).optional() });
+export const ReserveBody = z.object({ reservationId: ReservationId, lines: z.array(Line).min(1).max(50) });
+export const SettleBody = z.object({ reservationId: ReservationId, reason: z.string().max(100).optional() });
 
 /** /internal/inventory/*: the InventoryPort over HTTP, for checkout running as its own process. */
 export function inventoryRouter(inventory: Inventory): Router {

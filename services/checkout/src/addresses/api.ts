@@ -44,7 +44,7 @@ const fields = {
 const isDefault = booleanInput('isDefault').optional();
 
 // A new address: label defaults to 'Home' when left out; the other required fields must be given.
-const NewAddressBody = z.object({
+export const NewAddressBody = z.object({
   ...fields,
   label: fields.label.optional().default(DEFAULT_ADDRESS_LABEL),
   email: email.optional().default(''),
@@ -55,7 +55,7 @@ const NewAddressBody = z.object({
   isDefault,
 });
 // A change: fields left out keep their value; a required field sent blank is refused.
-const AddressChangesBody = z.object({
+export const AddressChangesBody = z.object({
   label: fields.label.optional(),
   name: fields.name.optional(),
   phone: fields.phone.optional(),
@@ -67,7 +67,7 @@ const AddressChangesBody = z.object({
   zipCode: fields.zipCode.optional(),
   isDefault,
 });
-const IdParam = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Bad address id') });
+export const IdParam = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Bad address id') });
 
 /** Routes of the logged-in user's saved addresses: /api/addresses/... */
 export function addressesRouter(ctx: ServiceContext, addresses: Addresses): Router {

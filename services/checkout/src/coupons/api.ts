@@ -37,7 +37,7 @@ const validityBound = (label: string) =>
 
 // The admin form's fields (JSON or form text); the same for create and edit. Cross-field rules (percentage
 // at most 100, valid until not before valid from) are the domain's, answered as 400 with the same wording.
-const CouponBody = z.object({
+export const CouponBody = z.object({
   code: z
     .string({ error: 'Coupon code is required' })
     .trim()
@@ -74,8 +74,8 @@ const CouponBody = z.object({
   ),
   isActive: z.preprocess(blankTo(true), booleanInput('isActive')),
 });
-const IdParam = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Bad coupon id') });
-const ValidateBody = z.object({
+export const IdParam = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Bad coupon id') });
+export const ValidateBody = z.object({
   code: z
     .string({ error: 'Please enter a coupon code' })
     .trim()

@@ -11,7 +11,7 @@ import { DELIVERY_SETTINGS_STREAM, type DeliverySettings } from './settings/even
 import { DELIVERY_SETTINGS_PROJECTION } from './read-models/delivery-settings/delivery-settings-projection.ts';
 
 // Every field optional: one left out keeps its value; one sent blank is refused.
-const SettingsBody = z.object({
+export const SettingsBody = z.object({
   isEnabled: booleanInput('isEnabled').optional(),
   freeShippingThreshold: hundredthsInput('Free shipping threshold').optional(),
   shippingCharge: hundredthsInput('Shipping charge').optional(),
@@ -24,7 +24,7 @@ const SettingsBody = z.object({
     .optional(),
 });
 // The browser sends its own subtotal (after discount), which may carry float noise: round it to paise.
-const CalculateBody = z.object({ orderTotal: hundredthsInput('Order total', { round: true }) });
+export const CalculateBody = z.object({ orderTotal: hundredthsInput('Order total', { round: true }) });
 
 /** Delivery settings as the API answers them (amounts in rupees). */
 const settingsView = (s: DeliverySettings) => ({

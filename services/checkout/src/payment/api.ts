@@ -15,7 +15,7 @@ const REQUIRED = 'Please fill all required fields';
 const text = (max: number) => z.string().trim().max(max);
 
 /** The order create payload (seed 000 section 3); client totals are accepted and ignored. */
-const OrderData = z.object({
+export const OrderData = z.object({
   address: text(1000),
   pincode: z.union([text(12), z.number().transform(String)]),
   customerName: text(200),
@@ -47,13 +47,13 @@ const OrderData = z.object({
   shippingCharge: z.number().optional(),
   deliveryCharge: z.number().optional(),
 });
-const CreateOrderBody = z.object({
+export const CreateOrderBody = z.object({
   amount: z.number().positive().optional(),
   currency: z.literal('INR', 'Only INR payments are supported').optional().default('INR'),
   receipt: text(40).min(1).optional(),
   orderData: OrderData.optional(),
 });
-const VerifyBody = z.object({
+export const VerifyBody = z.object({
   razorpay_order_id: z.string().trim().min(1).max(100),
   razorpay_payment_id: z.string().trim().min(1).max(100),
   razorpay_signature: z.string().trim().min(1).max(200),

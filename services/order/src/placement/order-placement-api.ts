@@ -5,7 +5,7 @@ import { paymentStreamId } from '@shop/shared/contracts/payment-events';
 import { requireService } from '@shop/shared/auth/tokens';
 import { parseInput } from '@shop/shared/http/validation';
 
-const OrderOfPaymentBody = z
+export const OrderOfPaymentBody = z
   .object({
     razorpayOrderId: z.string().min(1).max(100),
     paymentStreamId: z.string().min(1).max(120),
