@@ -72,7 +72,8 @@ export function minimalBody(route: RouteSpec): { json?: unknown; form?: FormData
 
 export interface Cell {
   route: RouteSpec;
-  credential: Credential;
+  /** The credential, and where it was sent when not in the Authorization header. */
+  credential: Credential | `${Credential} in ?access_token`;
   expected: Expectation;
   status: number;
   body: string;
