@@ -2,6 +2,7 @@ import { ConfigError, loadConfig, type Config } from '@shop/shared/config/config
 import { listenWhileStarting } from '@shop/shared/http/starting';
 import { createLogger } from '@shop/shared/observability/logger';
 import { Metrics } from '@shop/shared/observability/metrics';
+import { gateRequests } from '@shop/shared/runtime/graceful-shutdown';
 import { handleProcessSignals } from '@shop/shared/runtime/host';
 import { warnIfWeakJwtSecret } from '@shop/shared/runtime/infrastructure';
 import { createRazorpaySandbox, paymentSettings, SANDBOX_PATH } from '@shop/checkout';
@@ -70,15 +71,24 @@ if (config.SERVICE_URLS) {
       if (sandbox) a.use(SANDBOX_PATH, sandbox.router);
     },
   });
-  listening.ready(app);
   const { port, server } = listening;
   logger.info({ port, paymentSandbox: payments.sandbox }, 'gateway listening');
+  const gate = gateRequests(server, {
+    service: 'gateway',
+    passThrough: sandbox ? (req) => (req.url ?? '').startsWith(`${SANDBOX_PATH}/`) : undefined,
+    logger,
+  });
+  listening.ready(app);
   console.log(
     `Gateway (distributed) on http://127.0.0.1:${port}${payments.sandbox ? ' (payments: built-in Razorpay sandbox)' : ''}`,
   );
-  const stop = () => server.close(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  // New requests are told "Shutting down", proxied push streams end, requests in flight finish (bounded).
+  handleProcessSignals({ logger }, async () => {
+    await gate.drain();
+    await productList?.stop();
+    await sandbox?.close();
+    await sandboxPool?.end();
+  });
 } else {
   const shop = await startShop(config);
   handleProcessSignals(shop.infra, shop.close);

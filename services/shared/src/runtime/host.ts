@@ -5,6 +5,9 @@ import { LISTEN_BACKLOG } from '../http/starting.ts';
 import { requireMetricsAccess } from '../observability/metrics-access.ts';
 import { refreshParkedGauge } from '../bus/parked-gauge.ts';
 import type { Subscription } from '../bus/types.ts';
+import { takeOverShutdownSignals } from '../db/embedded-postgres.ts';
+import type { Logger } from '../observability/logger.ts';
+import { SHUTDOWN_GRACE_MS } from './graceful-shutdown.ts';
 import type { Infrastructure } from './infrastructure.ts';
 import type { ServiceModule } from './service.ts';
 
@@ -61,7 +64,7 @@ export async function startModules(
   infra: Infrastructure,
   modules: ServiceModule[],
   relaySchemas: readonly string[],
-): Promise<{ stop(): Promise<void> }> {
+): Promise<{ drain(): Promise<void>; stop(): Promise<void> }> {
   const subscriptions: Subscription[] = [];
   for (const m of modules) {
     for (const c of m.consumers) {
@@ -80,6 +83,10 @@ export async function startModules(
       for (const s of subscriptions) await s.stop().catch(() => undefined);
     },
   };
+    async drain() {
+      for (const m of modules)
+        await m.drain?.().catch((err: unknown) => infra.logger.warn({ err, module: m.name }, 'module drain'));
+    },
 }
 
 /** Listens on port (0 = any free port) on 127.0.0.1 or all interfaces; resolves with the bound port. */
@@ -94,17 +101,29 @@ export async function listen(app: Express, port: number, host = '0.0.0.0'): Prom
   });
 }
 
-/** Closes the server, then everything else, on SIGTERM/SIGINT; logs and exits on a catastrophic error. */
-export function handleProcessSignals(infra: Infrastructure, shutdown: () => Promise<void>): void {
+/**
+ * On SIGTERM/SIGINT runs `shutdown` (stop taking requests, let those in flight finish within
+ * SHUTDOWN_GRACE_MS, end push streams, stop consumers, relays and jobs, close the pools) and exits 0; a
+ * shutdown that hangs is cut 10 s after that bound (exit 1). Logs and exits on a catastrophic error.
+ */
+export function handleProcessSignals(infra: { logger: Logger }, shutdown: () => Promise<void>): void {
   let closing = false;
   const stop = async (reason: string, code: number) => {
     if (closing) return;
     closing = true;
     infra.logger.info({ reason }, 'shutting down');
-    const force = setTimeout(() => process.exit(code || 1), 10_000);
+    const force = setTimeout(() => {
+      infra.logger.error({ reason }, 'shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS + 10_000);
     force.unref();
-    await shutdown().catch((err: unknown) => infra.logger.error({ err }, 'shutdown failed'));
-    process.exit(code);
+    let failed = false;
+    await shutdown().catch((err: unknown) => {
+      failed = true;
+      infra.logger.error({ err }, 'shutdown failed');
+    });
+    infra.logger.info({ reason }, 'shut down');
+    process.exit(code || (failed ? 1 : 0));
   };
   process.on('SIGTERM', () => void stop('SIGTERM', 0));
   process.on('SIGINT', () => void stop('SIGINT', 0));
@@ -112,6 +131,8 @@ export function handleProcessSignals(infra: Infrastructure, shutdown: () => Prom
     infra.logger.fatal({ err }, 'uncaught exception');
     void stop('uncaughtException', 1);
   });
+  // This shutdown stops the embedded Postgres last; the library's own hooks would stop it first.
+  takeOverShutdownSignals();
   process.on('unhandledRejection', (err) => {
     infra.logger.fatal({ err }, 'unhandled rejection');
     void stop('unhandledRejection', 1);

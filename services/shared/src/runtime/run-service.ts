@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '../config/config.ts';
 import { listenWhileStarting } from '../http/starting.ts';
+import { gateRequests } from './graceful-shutdown.ts';
 import { buildServiceApp, handleProcessSignals, startModules } from './host.ts';
 import { createInfrastructure } from './infrastructure.ts';
 import type { ServiceContext, ServiceModule } from './service.ts';
@@ -34,14 +35,14 @@ export async function runService(
   const module = factory(infra.context);
   const app = buildServiceApp(infra, [module], { service: name });
   const running = await startModules(infra, [module], [schema]);
+  const gate = gateRequests(server, { service: name, logger: infra.logger });
   listening.ready(app);
   infra.logger.info({ port }, `${name} service listening`);
   handleProcessSignals(infra, async () => {
-    // Open push streams would hold server.close() forever: end them first.
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // New requests are told "Shutting down"; push streams end; requests in flight finish (bounded), with
+    // the consumers they may wait on still running. Then consumers, relays, jobs and pools stop.
+    await gate.drain({ endStreams: () => running.drain() });
     await running.stop();
-    server.closeAllConnections();
-    await closed;
     await infra.close();
   });
 }

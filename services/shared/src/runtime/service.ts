@@ -41,6 +41,8 @@ export interface ServiceModule {
   readonly consumers: EventConsumer[];
   /** Runs after consumers are subscribed (seeding, ensuring accounts, scheduling jobs). */
   start?(): Promise<void>;
+  /** Ends long-lived responses (push streams) when the process begins to shut down, before requests drain. */
+  drain?(): Promise<void>;
   stop?(): Promise<void>;
 }
 

@@ -1,0 +1,106 @@
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { Logger } from '../observability/logger.ts';
+
+/** How long a stopping process lets requests in flight finish before it closes their connections. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * The answer of a process that is shutting down: 503 `{"message":"Shutting down"}` with `Connection: close`
+ * on every path (on /api/health a status of `shutting down`), so a client or load balancer goes elsewhere.
+ */
+export function shuttingDownHandler(service: string): RequestListener {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    req.resume(); // drain any body: the answer does not depend on it
+    const health = (req.url ?? '/').split('?')[0] === '/api/health';
+    const body = JSON.stringify(
+      health ? { status: 'shutting down', service, message: 'Shutting down' } : { message: 'Shutting down' },
+    );
+    res.shouldKeepAlive = false;
+    res.writeHead(503, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      Connection: 'close',
+      'Cache-Control': 'no-store',
+    });
+    res.end(body);
+  };
+}
+
+export interface RequestGate {
+  /** True once drain() began. */
+  readonly draining: boolean;
+  /** Requests being answered now. */
+  readonly inFlight: number;
+  /**
+   * Graceful stop of the HTTP side: from now on every new request (but those `passThrough` lets in) is
+   * answered 503 "Shutting down" and its connection closed; `endStreams` ends long-lived responses (push
+   * streams); requests in flight get up to `graceMs` to finish, then every connection is closed and the
+   * server stops listening. Resolves with how many requests were cut at the bound.
+   */
+  drain(opts?: { graceMs?: number; endStreams?: () => Promise<void> }): Promise<{ cut: number }>;
+}
+
+const isEventStream = (res: ServerResponse) =>
+  String(res.getHeader('content-type') ?? '').startsWith('text/event-stream');
+
+/**
+ * Puts a gate in front of a server's request listeners (install it once, after the server exists and before
+ * it shuts down): it counts requests in flight and, once draining, refuses new ones. `passThrough` names
+ * requests still served while draining: the payment sandbox, which stands in for Razorpay's servers and
+ * which a create-order in flight calls over HTTP.
+ */
+export function gateRequests(
+  server: Server,
+  opts: { service: string; passThrough?: (req: IncomingMessage) => boolean; logger?: Logger },
+): RequestGate {
+  const listeners = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  const refuse = shuttingDownHandler(opts.service);
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
+  let onIdle: (() => void) | undefined;
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (draining && !opts.passThrough?.(req)) return refuse(req, res);
+    inFlight.add(res);
+    // Answered, then the connection closes: the client's next request goes to a process that stays.
+    if (draining) res.shouldKeepAlive = false;
+    res.once('close', () => {
+      inFlight.delete(res);
+      if (inFlight.size === 0) onIdle?.();
+    });
+    for (const l of listeners) l.call(server, req, res);
+  });
+
+  return {
+    get draining() {
+      return draining;
+    },
+    get inFlight() {
+      return inFlight.size;
+    },
+    async drain({ graceMs = SHUTDOWN_GRACE_MS, endStreams } = {}) {
+      draining = true;
+      for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+      // Idle keep-alive connections would carry a next request: close them (the client reconnects and is
+      // told "Shutting down", or finds another process).
+      server.closeIdleConnections();
+      await endStreams?.().catch((err: unknown) => opts.logger?.warn({ err }, 'could not end push streams'));
+      // Streams nobody else ends (the distributed gateway's proxied ones): end them here.
+      for (const res of inFlight) if (isEventStream(res) && !res.writableEnded) res.end();
+      let timer: NodeJS.Timeout | undefined;
+      if (inFlight.size > 0)
+        await new Promise<void>((resolve) => {
+          onIdle = resolve;
+          timer = setTimeout(resolve, graceMs);
+        });
+      clearTimeout(timer);
+      onIdle = undefined;
+      const cut = inFlight.size;
+      if (cut > 0) opts.logger?.warn({ cut, graceMs }, 'requests still in flight at the shutdown bound: closing them');
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      return { cut };
+    },
+  };
+}

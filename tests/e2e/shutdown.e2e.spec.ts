@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { clearPreviousServer } from '../../services/shared/src/db/postgres-process.ts';
+import { freePort } from '../../services/shared/src/runtime/free-port.ts';
+import { httpClient } from '../support/http.ts';
+import { attempt, exitOf, openSse, probeWhileStopping, type Outcome } from './support/graceful-stop.ts';
+import { spawnShop, stop, waitHealthy, type ShopProcess } from './support/shop-process.ts';
+
+/**
+ * Issue 13: SIGTERM to the shop (embedded default) while a crowd of buyers' create-orders and catalogue
+ * reads are in flight and an admin's push stream is open. Every request made before the signal gets a
+ * complete answer (its own, or 503 "Shutting down"), the push stream gets a last `closing` event and ends
+ * cleanly, new connections are refused or answered 503 "Shutting down", and the process exits 0 without
+ * cutting anything at the shutdown bound.
+ */
+const BUYERS = 60;
+const READS = 60;
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-shutdown-'));
+let shop: ShopProcess | undefined;
+
+afterAll(async () => {
+  await stop(shop);
+  await clearPreviousServer(path.join(dataDir, 'postgres')).catch(() => undefined);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const createOrder = (productId: string, n: number) => ({
+  amount: 1,
+  currency: 'INR',
+  receipt: `stop_${n}`,
+  orderData: {
+    address: '12 MG Road, Bengaluru',
+    pincode: '560001',
+    customerName: `Buyer ${n}`,
+    customerPhone: '+919800000000',
+    customerEmail: `buyer${n}@example.in`,
+    items: [{ productId, quantity: 1, size: null, color: null }],
+  },
+});
+
+describe('SIGTERM to the shop (embedded default)', () => {
+  it('answers every request in flight, ends the push stream cleanly, refuses new work, and exits 0', async () => {
+    shop = spawnShop({ port: await freePort(), dataDir });
+    await waitHealthy(shop);
+    const s = shop;
+    const api = httpClient(s.base);
+    const login = await api<{ token: string }>('POST', '/api/auth/login', {
+      body: { email: 'admin@shop.local', password: 'admin123' },
+    });
+    expect(login.status).toBe(200);
+    const form = new FormData();
+    for (const [k, v] of Object.entries({ name: 'Shutdown Kurta', price: '999', quantity: '500', category: 'Men' }))
+      form.append(k, v);
+    const product = await api<{ id: string }>('POST', '/api/products', { token: login.body.token, form });
+    expect(product.status).toBe(201);
+
+    const sse = await openSse(`${s.base}/api/orders/stream?access_token=${encodeURIComponent(login.body.token)}`);
+    // `ready`, then the admin's first figures
+    const until = Date.now() + 30_000;
+    while (!sse.events.includes('stats') && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(sse.events.slice(0, 2)).toEqual(['ready', 'stats']);
+
+    // The crowd: create-orders (each calls the payment sandbox over HTTP) and catalogue reads, all at once.
+    const t0 = performance.now();
+    const clock = () => performance.now() - t0;
+    const requests: Array<Promise<Outcome>> = [];
+    for (let n = 0; n < BUYERS; n++)
+      requests.push(
+        attempt(
+          `${s.base}/api/payment/create-order`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.55.0.${n}` },
+            body: JSON.stringify(createOrder(product.body.id, n)),
+          },
+          clock,
+        ),
+      );
+    for (let n = 0; n < READS; n++) requests.push(attempt(`${s.base}/api/products/${product.body.id}`, {}, clock));
+    // The first answer says the crowd is being served: now the signal.
+    await Promise.race(requests);
+    const exited = exitOf(s.child);
+    const signalledAt = clock();
+    s.child.kill('SIGTERM');
+    const probes = probeWhileStopping(`${s.base}/api/health`, exited);
+
+    const outcomes = await Promise.all(requests);
+    const code = await exited;
+    const exitedAt = clock();
+    const seen = await probes;
+    const streamEnd = await sse.finished;
+
+    const answeredAfterSignal = outcomes.filter((o) => typeof o.status === 'number' && o.at > signalledAt);
+    const completedAfterSignal = answeredAfterSignal.filter((o) => o.status === 201 || o.status === 200);
+    const shuttingDown = outcomes.filter((o) => o.status === 503);
+    console.log(
+      `[shutdown] ${outcomes.length} requests: ${outcomes.filter((o) => o.at <= signalledAt).length} answered before SIGTERM, ` +
+        `${completedAfterSignal.length} completed after it, ${shuttingDown.length} told "Shutting down"; ` +
+        `exit ${code} ${Math.round(exitedAt - signalledAt)} ms after SIGTERM; probes: ${seen.shuttingDown.length} x 503, ${seen.refused} refused, ${seen.resetAtClose} reset at close`,
+    );
+
+    // Every request got a complete answer: its own (201 / 200), or 503 "Shutting down" with Connection: close.
+    for (const o of outcomes) {
+      if (o.status === 503) {
+        expect(o.body).toEqual({ message: 'Shutting down' });
+        expect(o.connection).toBe('close');
+      } else expect([200, 201], JSON.stringify(o)).toContain(o.status);
+    }
+    // Requests in flight at the signal were finished, not dropped.
+    expect(completedAfterSignal.length).toBeGreaterThan(0);
+    // The push stream got its last event and ended cleanly (EventSource then reconnects elsewhere).
+    expect(streamEnd).toBe('ended');
+    expect(sse.events.at(-1)).toBe('closing');
+    // New connections: refused, or told "Shutting down" (health says so too).
+    expect(seen.other, JSON.stringify(seen.other)).toEqual([]);
+    for (const o of seen.shuttingDown) {
+      expect(o.body).toEqual({ status: 'shutting down', service: 'shop', message: 'Shutting down' });
+      expect(o.connection).toBe('close');
+    }
+    expect(code).toBe(0);
+    // Nothing was cut at the bound (the process logs it when it is).
+    expect(s.output.join('\n')).not.toContain('requests still in flight at the shutdown bound');
+  });
+});
