@@ -8,7 +8,7 @@ CREATE TABLE IF NOT EXISTS checkout.refunds (
   razorpay_order_id   text NOT NULL,
   customer_email      text,
   amount_paise        bigint NOT NULL,
-  reason              text NOT NULL,              -- paid_after_expiry | stock_unavailable | amount_mismatch
+  reason              text NOT NULL,              -- paid_after_expiry | order_refused | amount_mismatch
   detail              text NOT NULL,
   status              text NOT NULL,              -- due | refunded
   refund_id           text,
@@ -42,3 +42,11 @@ CREATE TABLE IF NOT EXISTS razorpay_sandbox.refunds (
   entity     jsonb NOT NULL
 );
 CREATE INDEX IF NOT EXISTS refunds_by_payment ON razorpay_sandbox.refunds (payment_id, seq);
+
+-- Webhook de-duplication as one atomic claim: a delivery claims its event id (INSERT ... ON CONFLICT), a
+-- lease (claimed_until) lets a redelivery take over from a process that died mid-way, and processed_at marks
+-- the event done; a delivery whose processing fails deletes its claim. Rows from before were processed.
+ALTER TABLE checkout.webhook_events ADD COLUMN IF NOT EXISTS processed_at timestamptz DEFAULT now();
+ALTER TABLE checkout.webhook_events ALTER COLUMN processed_at DROP DEFAULT;
+ALTER TABLE checkout.webhook_events ADD COLUMN IF NOT EXISTS claimed_until timestamptz;
+ALTER TABLE checkout.webhook_events ADD COLUMN IF NOT EXISTS outcome text;

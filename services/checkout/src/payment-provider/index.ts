@@ -5,6 +5,7 @@ export type {
   ProviderOrderStatus,
   ProviderPayment,
   ProviderPaymentStatus,
+  ProviderRefund,
 } from './provider.ts';
 export { ProviderOrderUnknownError } from './provider.ts';
 export { createRazorpayProvider, type RazorpayProviderOptions } from './razorpay-provider.ts';

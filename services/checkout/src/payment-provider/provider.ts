@@ -15,6 +15,25 @@ export interface PaymentProvider {
   fetchOrder(orderId: string): Promise<ProviderOrder>;
   /** Every payment attempt made against the order, failed ones included. Throws ProviderOrderUnknownError too. */
   fetchPayments(orderId: string): Promise<ProviderPayment[]>;
+  /**
+   * Refunds `amountPaise` of a captured payment. `receipt` (at most 40 characters) is our reference for
+   * the refund, echoed back by fetchRefunds: how a retry finds a refund an earlier attempt already made.
+   */
+  refund(paymentId: string, amountPaise: number, opts: { receipt: string }): Promise<ProviderRefund>;
+  /** The refunds made on a payment, oldest first. */
+  fetchRefunds(paymentId: string): Promise<ProviderRefund[]>;
+}
+
+export interface ProviderRefund {
+  id: string;
+  payment_id: string;
+  /** Paise. */
+  amount: number;
+  currency: string;
+  receipt: string | null;
+  status: 'pending' | 'processed' | 'failed';
+  /** Unix seconds. */
+  created_at: number;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type PaymentProvider,
   type ProviderOrder,
   type ProviderPayment,
+  type ProviderRefund,
 } from './provider.ts';
 
 export interface RazorpayProviderOptions {
@@ -26,6 +27,7 @@ const UNREACHABLE = 'Payment provider is unreachable, please try again';
 const FAILED = 'Payment provider failed, please try again';
 const REFUSED = 'Payment provider refused the request';
 const ORDER_ID = /^order_[A-Za-z0-9]{1,40}$/;
+const PAYMENT_ID = /^pay_[A-Za-z0-9]{1,40}$/;
 // Razorpay's answer (400, BAD_REQUEST_ERROR) to an order id it has no order for; the sandbox's is the same.
 const UNKNOWN_ID = /^the id provided does not exist/i;
 
@@ -59,6 +61,19 @@ export function createRazorpayProvider(opts: RazorpayProviderOptions): PaymentPr
     async fetchPayments(orderId) {
       const answer = await call(() => sdk.orders.fetchPayments(checkOrderId(orderId)), orderId);
       return parseAnswer(paymentCollection, answer).items;
+    },
+
+    async refund(paymentId, amountPaise, { receipt }) {
+      const input = parseInput(refundInput, { amountPaise, receipt });
+      const answer = await call(() =>
+        sdk.payments.refund(checkPaymentId(paymentId), { amount: input.amountPaise, receipt: input.receipt }),
+      );
+      return parseAnswer(providerRefund, answer);
+    },
+
+    async fetchRefunds(paymentId) {
+      const answer = await call(() => sdk.payments.fetchMultipleRefund(checkPaymentId(paymentId), { count: 100 }));
+      return parseAnswer(refundCollection, answer).items.sort((a, b) => a.created_at - b.created_at);
     },
   };
 }
@@ -153,6 +168,11 @@ function checkOrderId(orderId: string): string {
   return orderId;
 }
 
+function checkPaymentId(paymentId: string): string {
+  if (typeof paymentId !== 'string' || !PAYMENT_ID.test(paymentId)) throw new ValidationError('Invalid payment id');
+  return paymentId;
+}
+
 function parseAnswer<S extends z.ZodType>(schema: S, answer: unknown): z.infer<S> {
   const r = schema.safeParse(answer);
   if (r.success) return r.data;
@@ -200,3 +220,26 @@ const providerPayment = z.object({
 }) satisfies z.ZodType<ProviderPayment, unknown>;
 
 const paymentCollection = z.object({ items: z.array(providerPayment) });
+
+const refundInput = z.object({
+  amountPaise: z
+    .number({ error: 'Refund amount must be a number of paise' })
+    .int('Refund amount must be a whole number of paise')
+    .min(100, 'Refund amount must be at least ₹1.00'),
+  receipt: z.string().min(1, 'Receipt is required').max(40, 'Receipt must be at most 40 characters'),
+});
+
+const providerRefund = z.object({
+  id: z.string(),
+  payment_id: z.string(),
+  amount: z.coerce.number().int(),
+  currency: z.string(),
+  receipt: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
+  status: z.enum(['pending', 'processed', 'failed']),
+  created_at: z.number().int(),
+}) satisfies z.ZodType<ProviderRefund, unknown>;
+
+const refundCollection = z.object({ items: z.array(providerRefund) });

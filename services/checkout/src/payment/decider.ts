@@ -4,19 +4,24 @@ import type {
   PaymentOrderCreated,
   PaymentOrderOpened,
   PricedOrder,
+  RefundReason,
 } from '@shop/shared/contracts/payment-events';
+
+/** The refunds of payments taken on this order that cannot become an order, by provider payment id. */
+export type PaymentRefunds = Readonly<Record<string, 'due' | 'refunded'>>;
 
 /** The provider order and what it pays for, as checkout tracks it (`payment-<razorpayOrderId>`). */
 export type PaymentOrderState =
   | { status: 'none' }
   /** Opened without a cart (priced at verify); lapsed = expired before that. */
-  | { status: 'open' | 'lapsed'; opened: PaymentOrderOpened['data']; failures: number }
+  | { status: 'open' | 'lapsed'; opened: PaymentOrderOpened['data']; failures: number; refunds: PaymentRefunds }
   | {
       status: 'created' | 'verified' | 'expired';
       order: PaymentOrderCreated['data'];
       /** Set once verified. */
       paymentId: string | null;
       failures: number;
+      refunds: PaymentRefunds;
     };
 
 export type PaymentCommand =
@@ -24,16 +29,29 @@ export type PaymentCommand =
   | { type: 'CreatePaymentOrder'; data: PaymentOrderCreated['data'] }
   | { type: 'VerifyPayment'; data: { paymentId: string; via: 'checkout' | 'webhook' | 'reconciliation'; now: Date } }
   | { type: 'ExpirePaymentOrder'; data: { now: Date } }
-  | { type: 'RecordPaymentFailure'; data: { reason: string; now: Date } };
+  | { type: 'RecordPaymentFailure'; data: { reason: string; now: Date } }
+  /** Money was taken for this order and cannot become an order (`customerEmail`: when the state lacks it). */
+  | {
+      type: 'RecordRefundDue';
+      data: { paymentId: string; reason: RefundReason; detail: string; customerEmail: string | null; now: Date };
+    }
+  | { type: 'RecordRefund'; data: { paymentId: string; refundId: string; amountPaise: number; now: Date } };
 
 export const initialPaymentState = (): PaymentOrderState => ({ status: 'none' });
 
 export function evolvePayment(state: PaymentOrderState, event: PaymentEvent): PaymentOrderState {
   switch (event.type) {
     case 'PaymentOrderOpened':
-      return { status: 'open', opened: event.data, failures: 0 };
+      return { status: 'open', opened: event.data, failures: 0, refunds: {} };
     case 'PaymentOrderCreated':
-      return { status: 'created', order: event.data, paymentId: null, failures: 0 };
+      // An opened order priced at verify keeps what it had recorded (a refund due for an earlier payment).
+      return {
+        status: 'created',
+        order: event.data,
+        paymentId: null,
+        failures: 0,
+        refunds: state.status === 'none' ? {} : state.refunds,
+      };
     case 'PaymentVerified':
       return state.status === 'none' || !('order' in state)
         ? state
@@ -43,13 +61,33 @@ export function evolvePayment(state: PaymentOrderState, event: PaymentEvent): Pa
       return 'order' in state ? { ...state, status: 'expired' } : { ...state, status: 'lapsed' };
     case 'PaymentFailed':
       return state.status === 'none' ? state : { ...state, failures: state.failures + 1 };
+    case 'RefundDue':
+      return state.status === 'none'
+        ? state
+        : { ...state, refunds: { ...state.refunds, [event.data.razorpayPaymentId]: 'due' } };
+    case 'PaymentRefunded':
+      return state.status === 'none'
+        ? state
+        : { ...state, refunds: { ...state.refunds, [event.data.razorpayPaymentId]: 'refunded' } };
   }
+}
+
+/** The amount the provider order charges (paise): every payment captured on it took this much. */
+export function chargedPaise(state: Exclude<PaymentOrderState, { status: 'none' }>): number {
+  return 'order' in state ? state.order.totalPaise : state.opened.amountPaise;
 }
 
 /** Thrown when money arrived for a reservation that had already lapsed: the payment is to be refunded. */
 export class PaymentAfterExpiryError extends ConflictError {
   constructor() {
     super('Your payment arrived after the reservation expired; it will be refunded. Please place the order again.');
+  }
+}
+
+/** Thrown when a payment whose refund is already due is presented again: it never becomes an order. */
+export class PaymentRefundDueError extends ConflictError {
+  constructor() {
+    super('This payment could not be accepted; it will be refunded. Please place the order again.');
   }
 }
 
@@ -78,6 +116,8 @@ export function decidePayment(command: PaymentCommand, state: PaymentOrderState)
     }
     case 'VerifyPayment': {
       if (state.status === 'none') throw new NotFoundError('Payment order not found');
+      // A payment already being refunded (stock was gone, the amount was wrong) never becomes an order later.
+      if (state.refunds[command.data.paymentId]) throw new PaymentRefundDueError();
       if (!('order' in state)) {
         throw state.status === 'lapsed'
           ? new PaymentAfterExpiryError()
@@ -147,6 +187,47 @@ export function decidePayment(command: PaymentCommand, state: PaymentOrderState)
           },
         },
       ];
+    case 'RecordRefundDue': {
+      if (state.status === 'none') throw new NotFoundError('Payment order not found');
+      const { paymentId } = command.data;
+      // Once per payment, however many webhooks, verifies and retries report it.
+      if (state.refunds[paymentId]) return [];
+      // The payment the order was made from is the sale itself, never refunded here.
+      if (state.status === 'verified' && state.paymentId === paymentId)
+        throw new ConflictError('This payment placed the order; it is not refunded');
+      return [
+        {
+          type: 'RefundDue',
+          data: {
+            razorpayOrderId: 'order' in state ? state.order.razorpayOrderId : state.opened.razorpayOrderId,
+            razorpayPaymentId: paymentId,
+            amountPaise: chargedPaise(state),
+            reason: command.data.reason,
+            detail: command.data.detail,
+            customerEmail: 'order' in state ? state.order.customer.email : command.data.customerEmail,
+            dueAt: command.data.now.toISOString(),
+          },
+        },
+      ];
+    }
+    case 'RecordRefund': {
+      if (state.status === 'none') throw new NotFoundError('Payment order not found');
+      const refund = state.refunds[command.data.paymentId];
+      if (refund === 'refunded') return [];
+      if (refund !== 'due') throw new ConflictError('No refund is due for this payment');
+      return [
+        {
+          type: 'PaymentRefunded',
+          data: {
+            razorpayOrderId: 'order' in state ? state.order.razorpayOrderId : state.opened.razorpayOrderId,
+            razorpayPaymentId: command.data.paymentId,
+            refundId: command.data.refundId,
+            amountPaise: command.data.amountPaise,
+            refundedAt: command.data.now.toISOString(),
+          },
+        },
+      ];
+    }
     default: {
       const never: never = command;
       throw new Error(`Unknown command ${JSON.stringify(never)}`);

@@ -6,6 +6,7 @@ import {
   initialPaymentState,
   orderTotalPaise,
   PaymentAfterExpiryError,
+  PaymentRefundDueError,
 } from './decider.ts';
 
 const now = new Date('2026-11-22T10:00:00Z');
@@ -147,5 +148,71 @@ describe('payment order decider', () => {
     // a guest-opened order: the signed payment is the proof, whoever brings it
     expect(decidePayment(cartFrom('u2'), given([openedBy(null)]))).toHaveLength(1);
     expect(decidePayment(cartFrom(null), given([openedBy(null)]))).toHaveLength(1);
+  });
+});
+
+describe('refunds of money that cannot become an order', () => {
+  const refundDue = (paymentId = 'pay_late') => ({
+    type: 'RecordRefundDue' as const,
+    data: { paymentId, reason: 'paid_after_expiry' as const, detail: 'late', customerEmail: null, now },
+  });
+  const refunded = (paymentId = 'pay_late') => ({
+    type: 'RecordRefund' as const,
+    data: { paymentId, refundId: 'rfnd_1', amountPaise: 99800, now },
+  });
+  const expired = () => [created, ...decidePayment({ type: 'ExpirePaymentOrder', data: { now } }, given([created]))];
+
+  it("records a refund due for a late payment once, for the order's amount and buyer", () => {
+    const due = decidePayment(refundDue(), given(expired()));
+    expect(due).toEqual([
+      {
+        type: 'RefundDue',
+        data: {
+          razorpayOrderId: 'order_1',
+          razorpayPaymentId: 'pay_late',
+          amountPaise: 99800,
+          reason: 'paid_after_expiry',
+          detail: 'late',
+          customerEmail: 'a@b.in',
+          dueAt: now.toISOString(),
+        },
+      },
+    ]);
+    expect(decidePayment(refundDue(), given([...expired(), ...due]))).toEqual([]);
+  });
+
+  it('records the refund once, and only for a refund that is due', () => {
+    expect(() => decidePayment(refunded(), given(expired()))).toThrow('No refund is due for this payment');
+    const due = decidePayment(refundDue(), given(expired()));
+    const done = decidePayment(refunded(), given([...expired(), ...due]));
+    expect(done).toMatchObject([
+      { type: 'PaymentRefunded', data: { razorpayPaymentId: 'pay_late', refundId: 'rfnd_1', amountPaise: 99800 } },
+    ]);
+    expect(decidePayment(refunded(), given([...expired(), ...due, ...done]))).toEqual([]);
+    expect(given([...expired(), ...due, ...done])).toMatchObject({ refunds: { pay_late: 'refunded' } });
+  });
+
+  it('never verifies a payment that is being refunded, and never refunds the payment that placed the order', () => {
+    const opened: PaymentEvent = {
+      type: 'PaymentOrderOpened',
+      data: {
+        razorpayOrderId: 'order_2',
+        amountPaise: 100,
+        receipt: 'r',
+        currency: 'INR',
+        userId: null,
+        createdAt: now.toISOString(),
+        expiresAt: now.toISOString(),
+      },
+    };
+    const due = decidePayment(
+      { ...refundDue('pay_1'), data: { ...refundDue('pay_1').data, customerEmail: 'g@x.in' } },
+      given([opened]),
+    );
+    expect(due).toMatchObject([{ data: { amountPaise: 100, customerEmail: 'g@x.in' } }]);
+    expect(() => decidePayment(verify('pay_1'), given([opened, ...due]))).toThrow(PaymentRefundDueError);
+
+    const paid = decidePayment(verify('pay_1'), given([created]));
+    expect(() => decidePayment(refundDue('pay_1'), given([created, ...paid]))).toThrow('placed the order');
   });
 });

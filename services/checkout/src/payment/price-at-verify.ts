@@ -1,11 +1,11 @@
 import { paymentStreamId } from '@shop/shared/contracts/payment-events';
-import { ForbiddenError, ValidationError } from '@shop/shared/errors/errors';
+import { AppError, ForbiddenError, ValidationError } from '@shop/shared/errors/errors';
 import { StreamVersionConflictError } from '@shop/shared/eventstore/postgres-event-store';
 import { verifyPaymentSignature } from '../payment-provider/signatures.ts';
-import { decidePayment, evolvePayment, mayPriceOpenedOrder } from './decider.ts';
+import { decidePayment, evolvePayment, mayPriceOpenedOrder, PaymentRefundDueError } from './decider.ts';
 import { holdAndPrice, releaseHolds, type HeldOrder } from './hold-and-price.ts';
 import type { CheckoutRequest, PaymentPorts } from './ports.ts';
-import { loadPayment, recordFailure, recordPaid } from './record-payment.ts';
+import { loadPayment, recordFailure, recordPaid, recordRefundDue } from './record-payment.ts';
 
 /** Verify: checks the browser's signature against the stored provider order, then records the payment once. */
 export async function verify(
@@ -23,6 +23,8 @@ export async function verify(
       secret: p.keySecret,
     });
   if (!genuine) throw new ValidationError('Payment verification failed');
+  // Already being refunded (refused at an earlier verify): not priced again, whatever the stock is now.
+  if (state.refunds[input.paymentId]) throw new PaymentRefundDueError();
   if (state.status !== 'open') return recordPaid(p, input.orderId, input.paymentId, 'checkout');
   if (!cart) throw new ValidationError('orderData is required to place this order');
   // An order opened by an account is that account's: no one else attaches a cart (and a customer) to it.
@@ -49,11 +51,27 @@ async function priceAtVerify(
     held = await holdAndPrice(p, cart);
   } catch (err) {
     await recordFailure(p, orderId, `refund due: ${(err as Error).message}`);
+    // The order refused (stock gone, a cart that cannot be priced): the money goes back. Not for a failure
+    // that may pass (the catalog unreachable, too many checkouts at once): the buyer's retried verify may
+    // still place the order, and a refund would then take back a sale.
+    if (err instanceof AppError && ['conflict', 'validation', 'not_found'].includes(err.kind))
+      await recordRefundDue(p, orderId, {
+        paymentId,
+        reason: 'order_refused',
+        detail: err.message,
+        customerEmail: cart.customer.email,
+      });
     throw err;
   }
   if (held.totalPaise !== chargedPaise) {
     await releaseHolds(p, held);
     await recordFailure(p, orderId, `refund due: charged ${chargedPaise} paise, order totals ${held.totalPaise}`);
+    await recordRefundDue(p, orderId, {
+      paymentId,
+      reason: 'amount_mismatch',
+      detail: `Charged ${chargedPaise} paise; the order totals ${held.totalPaise} paise`,
+      customerEmail: cart.customer.email,
+    });
     throw new ValidationError('Payment amount does not match the order total; the payment will be refunded');
   }
   const now = p.clock();

@@ -1,6 +1,12 @@
-import { paymentStreamId, type PaymentEvent } from '@shop/shared/contracts/payment-events';
+import { paymentStreamId, type PaymentEvent, type RefundReason } from '@shop/shared/contracts/payment-events';
 import { retryOnConflict } from '@shop/shared/eventstore/command';
-import { decidePayment, evolvePayment, initialPaymentState, type PaymentOrderState } from './decider.ts';
+import {
+  decidePayment,
+  evolvePayment,
+  initialPaymentState,
+  PaymentAfterExpiryError,
+  type PaymentOrderState,
+} from './decider.ts';
 import type { PaymentPorts } from './ports.ts';
 
 type Ports = Pick<PaymentPorts, 'store' | 'clock'>;
@@ -14,8 +20,30 @@ export function loadPayment(p: Pick<PaymentPorts, 'store'>, orderId: string) {
   );
 }
 
-/** Records PaymentVerified unless already recorded (any path: browser, webhook, reconciliation). */
+/**
+ * Records PaymentVerified unless already recorded (any path: browser, webhook, reconciliation). A payment
+ * for an order whose hold had lapsed is recorded as a refund due before PaymentAfterExpiryError is thrown.
+ */
 export async function recordPaid(
+  p: Ports,
+  orderId: string,
+  paymentId: string,
+  via: 'checkout' | 'webhook' | 'reconciliation',
+): Promise<{ version: number }> {
+  try {
+    return await recordVerified(p, orderId, paymentId, via);
+  } catch (err) {
+    if (err instanceof PaymentAfterExpiryError)
+      await recordRefundDue(p, orderId, {
+        paymentId,
+        reason: 'paid_after_expiry',
+        detail: `Payment captured after the reservation expired (reported by ${via})`,
+      });
+    throw err;
+  }
+}
+
+function recordVerified(
   p: Ports,
   orderId: string,
   paymentId: string,
@@ -38,4 +66,27 @@ export async function recordFailure(p: Ports, orderId: string, reason: string): 
     if (events.length)
       await p.store.append(paymentStreamId(orderId), version, events, { metadata: { actor: 'checkout' } });
   });
+}
+
+/**
+ * Records that a payment taken on `orderId` is to be refunded (RefundDue), once per payment: a repeat (a
+ * webhook redelivered, a verify retried) records nothing. The refund itself is issued after the commit.
+ */
+export async function recordRefundDue(
+  p: Ports,
+  orderId: string,
+  input: { paymentId: string; reason: RefundReason; detail: string; customerEmail?: string | null },
+): Promise<void> {
+  await retryOnConflict(async () => {
+    const { state, version } = await loadPayment(p, orderId);
+    const events = decidePayment(
+      {
+        type: 'RecordRefundDue',
+        data: { ...input, customerEmail: input.customerEmail ?? null, now: p.clock() },
+      },
+      state,
+    );
+    if (events.length)
+      await p.store.append(paymentStreamId(orderId), version, events, { metadata: { actor: 'checkout' } });
+  }, 10);
 }

@@ -95,7 +95,48 @@ export type PaymentOrderOpened = {
   };
 };
 
+/** Why money taken cannot become an order: paid after the hold lapsed, the order refused at verify (stock gone), a charge that differs from the price. */
+export type RefundReason = 'paid_after_expiry' | 'order_refused' | 'amount_mismatch';
+
+/**
+ * A captured payment is to be refunded in full (once per payment). Recorded before the provider is asked;
+ * the refund is issued after the commit and recorded as PaymentRefunded.
+ */
+export type RefundDue = {
+  type: 'RefundDue';
+  data: {
+    razorpayOrderId: string;
+    razorpayPaymentId: string;
+    /** What the provider order charged (paise). */
+    amountPaise: number;
+    reason: RefundReason;
+    /** For operators: what went wrong, in words. */
+    detail: string;
+    /** The buyer's e-mail when the order knew it (null for an order opened without a cart). */
+    customerEmail: string | null;
+    dueAt: string;
+  };
+};
+
+/** The provider refunded a due refund (its refund id and amount). */
+export type PaymentRefunded = {
+  type: 'PaymentRefunded';
+  data: {
+    razorpayOrderId: string;
+    razorpayPaymentId: string;
+    refundId: string;
+    amountPaise: number;
+    refundedAt: string;
+  };
+};
+
 export type PaymentEvent =
-  PaymentOrderOpened | PaymentOrderCreated | PaymentVerified | PaymentOrderExpired | PaymentFailed;
+  | PaymentOrderOpened
+  | PaymentOrderCreated
+  | PaymentVerified
+  | PaymentOrderExpired
+  | PaymentFailed
+  | RefundDue
+  | PaymentRefunded;
 
 export const paymentStreamId = (razorpayOrderId: string) => `payment-${razorpayOrderId}`;

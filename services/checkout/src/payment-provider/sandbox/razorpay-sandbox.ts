@@ -58,6 +58,27 @@ const createOrderBody = z.object({
     .optional(),
 });
 
+const refundBody = z.object({
+  amount: z
+    .unknown()
+    .superRefine((v, ctx) => {
+      if (v === undefined) return;
+      if (typeof v !== 'number' || !Number.isInteger(v))
+        ctx.addIssue({ code: 'custom', message: 'The amount must be an integer.' });
+      else if (v < 100) ctx.addIssue({ code: 'custom', message: 'The amount must be atleast INR 1.00' });
+    })
+    .transform((v) => v as number | undefined),
+  speed: z.enum(['normal', 'optimum'], { error: 'The selected speed is invalid.' }).optional(),
+  receipt: z
+    .string({ error: 'The receipt must be a string.' })
+    .max(40, 'The receipt may not be greater than 40 characters.')
+    .optional(),
+  notes: z
+    .record(z.string(), z.union([z.string().max(256), z.number()]), { error: 'The notes must be an object.' })
+    .refine((n) => Object.keys(n).length <= 15, 'The notes may not have more than 15 items.')
+    .optional(),
+});
+
 const payerBody = z.object({
   key_id: z.string().optional(),
   email: z.string().max(100).optional(),
@@ -65,8 +86,8 @@ const payerBody = z.object({
 });
 
 /**
- * A Razorpay-compatible sandbox as an express router: the orders API subset the SDK uses (HTTP Basic auth
- * with the key pair), `GET /v1/checkout.js`, the dialog's pay/fail endpoints, and signed webhooks to the
+ * A Razorpay-compatible sandbox as an express router: the orders and refunds API subset the SDK uses (HTTP
+ * Basic auth with the key pair), `GET /v1/checkout.js`, the dialog's pay/fail endpoints, and signed webhooks to the
  * shop. Mount it at `basePath` and point the SDK at `<origin><basePath>`.
  */
 export function createRazorpaySandbox(opts: RazorpaySandboxOptions): RazorpaySandbox {
@@ -140,6 +161,18 @@ export function createRazorpaySandbox(opts: RazorpaySandboxOptions): RazorpaySan
   });
   router.get('/v1/payments/:id', async (req, res) => {
     res.json(await ledger.payment(req.params.id as string));
+  });
+  router.post('/v1/payments/:id/refund', async (req, res) => {
+    const parsed = refundBody.safeParse(req.body ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new SandboxError(400, issue.message, issue.path.join('.') || undefined);
+    }
+    res.json(await ledger.refund(req.params.id as string, parsed.data));
+  });
+  router.get('/v1/payments/:id/refunds', async (req, res) => {
+    const items = await ledger.refundsOf(req.params.id as string);
+    res.json({ entity: 'collection', count: items.length, items });
   });
 
   router.use((_req, res) => {

@@ -25,13 +25,14 @@ export interface SandboxPayment {
   entity: 'payment';
   amount: number;
   currency: 'INR';
-  status: 'captured' | 'failed';
+  /** 'refunded' once refunds add up to the whole amount. */
+  status: 'captured' | 'failed' | 'refunded';
   order_id: string;
   invoice_id: null;
   international: false;
   method: 'card';
-  amount_refunded: 0;
-  refund_status: null;
+  amount_refunded: number;
+  refund_status: null | 'partial' | 'full';
   captured: boolean;
   description: string | null;
   card_id: null;
@@ -50,6 +51,31 @@ export interface SandboxPayment {
   error_reason: string | null;
   acquirer_data: Record<string, string>;
   created_at: number;
+}
+
+/** Razorpay's refund entity (always processed at once in the sandbox). */
+export interface SandboxRefund {
+  id: string;
+  entity: 'refund';
+  amount: number;
+  currency: 'INR';
+  payment_id: string;
+  notes: Record<string, string | number> | [];
+  receipt: string | null;
+  acquirer_data: { arn: null };
+  created_at: number;
+  batch_id: null;
+  status: 'processed';
+  speed_processed: 'normal';
+  speed_requested: 'normal' | 'optimum';
+}
+
+export interface NewRefund {
+  /** Paise; unset = whatever is not yet refunded. */
+  amount?: number | undefined;
+  speed?: 'normal' | 'optimum' | undefined;
+  notes?: Record<string, string | number> | undefined;
+  receipt?: string | undefined;
 }
 
 export interface NewOrder {
@@ -97,6 +123,29 @@ interface OrderRow {
   created_at: bigint | number;
 }
 
+interface PaymentRow {
+  entity: SandboxPayment;
+  refunded: bigint | number | string;
+}
+
+// The payment as stored (never changed) and what its refunds add up to.
+const PAYMENT_COLUMNS =
+  'p.entity, (SELECT coalesce(sum(r.amount), 0) FROM razorpay_sandbox.refunds r WHERE r.payment_id = p.id) AS refunded';
+
+/** The stored payment with its refunds applied (Razorpay's amount_refunded, refund_status and status). */
+function toPayment(row: PaymentRow): SandboxPayment {
+  const refunded = Number(row.refunded);
+  const p = row.entity;
+  if (refunded === 0) return p;
+  const full = refunded >= p.amount;
+  return {
+    ...p,
+    amount_refunded: refunded,
+    refund_status: full ? 'full' : 'partial',
+    status: full ? 'refunded' : p.status,
+  };
+}
+
 const ORDER_COLUMNS = 'id, amount, amount_paid, currency, receipt, status, attempts, notes, created_at';
 
 /**
@@ -126,20 +175,72 @@ export class SandboxLedger {
 
   async paymentsOf(orderId: string): Promise<SandboxPayment[]> {
     await this.findOrder(this.pool, orderId);
-    const { rows } = await this.pool.query<{ entity: SandboxPayment }>(
-      'SELECT entity FROM razorpay_sandbox.payments WHERE order_id = $1 ORDER BY seq',
+    const { rows } = await this.pool.query<PaymentRow>(
+      `SELECT ${PAYMENT_COLUMNS} FROM razorpay_sandbox.payments p WHERE order_id = $1 ORDER BY seq`,
       [orderId],
+    );
+    return rows.map(toPayment);
+  }
+
+  async payment(id: string): Promise<SandboxPayment> {
+    return toPayment(await this.findPayment(this.pool, id));
+  }
+
+  /**
+   * Refunds a captured payment (by default what is not yet refunded), as Razorpay does: never more than was
+   * captured, never a payment that was not captured. Refunds of one payment are decided one after the other.
+   */
+  async refund(paymentId: string, input: NewRefund): Promise<SandboxRefund> {
+    return withTransaction(this.pool, async (tx) => {
+      const payment = toPayment(await this.findPayment(tx, paymentId, 'FOR UPDATE'));
+      if (!payment.captured) throw new SandboxError(400, 'The payment has not been captured, so it cannot be refunded');
+      const left = payment.amount - payment.amount_refunded;
+      if (left <= 0) throw new SandboxError(400, 'The payment has been fully refunded already');
+      const amount = input.amount ?? left;
+      if (amount > left)
+        throw new SandboxError(400, 'The refund amount provided is greater than amount captured', 'amount');
+      const refund: SandboxRefund = {
+        id: razorpayId('rfnd_'),
+        entity: 'refund',
+        amount,
+        currency: payment.currency,
+        payment_id: paymentId,
+        notes: input.notes && Object.keys(input.notes).length ? { ...input.notes } : [],
+        receipt: input.receipt ?? null,
+        acquirer_data: { arn: null },
+        created_at: this.unixNow(),
+        batch_id: null,
+        status: 'processed',
+        speed_processed: 'normal',
+        speed_requested: input.speed ?? 'normal',
+      };
+      await tx.query('INSERT INTO razorpay_sandbox.refunds (id, payment_id, amount, entity) VALUES ($1, $2, $3, $4)', [
+        refund.id,
+        paymentId,
+        amount,
+        JSON.stringify(refund),
+      ]);
+      return refund;
+    });
+  }
+
+  /** A payment's refunds, oldest first. */
+  async refundsOf(paymentId: string): Promise<SandboxRefund[]> {
+    await this.findPayment(this.pool, paymentId);
+    const { rows } = await this.pool.query<{ entity: SandboxRefund }>(
+      'SELECT entity FROM razorpay_sandbox.refunds WHERE payment_id = $1 ORDER BY seq',
+      [paymentId],
     );
     return rows.map((r) => r.entity);
   }
 
-  async payment(id: string): Promise<SandboxPayment> {
-    const { rows } = await this.pool.query<{ entity: SandboxPayment }>(
-      'SELECT entity FROM razorpay_sandbox.payments WHERE id = $1',
+  private async findPayment(db: Pool | PoolClient, id: string, lock = ''): Promise<PaymentRow> {
+    const { rows } = await db.query<PaymentRow>(
+      `SELECT ${PAYMENT_COLUMNS} FROM razorpay_sandbox.payments p WHERE id = $1 ${lock}`,
       [id],
     );
     if (!rows[0]) throw new SandboxError(400, 'The id provided does not exist');
-    return rows[0].entity;
+    return rows[0];
   }
 
   /** The shopper pays the whole order by card: a captured payment, and the order is paid. */
