@@ -45,6 +45,7 @@ export interface Outcome {
   status: number | 'refused' | 'reset' | 'cut' | 'timeout';
   body?: unknown;
   connection?: string | null;
+  retryAfter?: string | null;
   /** ms after the start of the test's clock */
   at: number;
   error?: string;
@@ -69,7 +70,13 @@ export async function attempt(
     } catch {
       // not JSON: kept as text, and the test says so
     }
-    return { status: r.status, body, connection: r.headers.get('connection'), at: clock() };
+    return {
+      status: r.status,
+      body,
+      connection: r.headers.get('connection'),
+      retryAfter: r.headers.get('retry-after'),
+      at: clock(),
+    };
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };
     if (e.name === 'TimeoutError') return { status: 'timeout', at: clock(), error: e.message };
