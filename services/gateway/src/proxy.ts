@@ -10,6 +10,7 @@ import { SERVICE_ROUTES } from '@shop/shared/runtime/service';
 import type { Logger } from '@shop/shared/observability/logger';
 import type { Metrics } from '@shop/shared/observability/metrics';
 import { serveWebApp } from './web.ts';
+import { apiDocsRouter } from './api-docs.ts';
 
 /** Parses SERVICE_URLS ("catalog=http://127.0.0.1:8081,accounts=...") into a map. */
 export function parseServiceUrls(spec: string): Map<string, URL> {
@@ -118,6 +119,9 @@ export function createProxyGateway(opts: {
       res.setHeader('X-Cache', 'gateway');
       res.end(body);
     });
+  // The API's OpenAPI document and docs page, from the route table: the gateway answers them itself.
+  app.use(apiDocsRouter());
+
     // A write through this gateway drops its copy once answered, so the writer's next read is fresh
     // (other gateways hear of it by pub/sub).
     app.use(['/api/products', '/api/payment'], (req, res, next) => {

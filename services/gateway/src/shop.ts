@@ -8,6 +8,7 @@ import { listenWhileStarting, type StartingServer } from '@shop/shared/http/star
 import { gateRequests } from '@shop/shared/runtime/graceful-shutdown';
 import { buildServiceApp, startModules } from '@shop/shared/runtime/host';
 import { createInfrastructure, SERVICE_SCHEMAS, type Infrastructure } from '@shop/shared/runtime/infrastructure';
+import { apiDocsRouter } from './api-docs.ts';
 import { serveWebApp } from './web.ts';
 
 export interface RunningShop {
@@ -65,6 +66,7 @@ async function startOn(config: Config, opts: { seed?: boolean }, listening: Star
     service: 'shop',
     before: (a) => {
       if (sandbox) a.use(SANDBOX_PATH, sandbox.router);
+      a.use(apiDocsRouter()); // GET /api/openapi.json, /api/docs
     },
     after: (a) => {
       webServed = serveWebApp(a);
