@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { verifyPassword } from '@shop/shared/auth/passwords';
 import { requireAdmin, requireAuth, type TokenService } from '@shop/shared/auth/tokens';
 import { NotFoundError, UnauthorizedError, UnavailableError } from '@shop/shared/errors/errors';
+import { loginLimits } from '@shop/shared/http/login-limits';
 import { rateLimit } from '@shop/shared/http/rate-limit';
 import { parseInput } from '@shop/shared/http/validation';
 import type { ServiceContext } from '@shop/shared/runtime/service';
@@ -52,17 +53,10 @@ export const ProfileBody = z.object({
 export function accountsRouter(ctx: ServiceContext, accounts: Accounts): Router {
   const r = Router();
   const tokens: TokenService = ctx.tokens;
-  // Per address and account: slows password guessing without locking out a shared office network.
-  const loginLimit = rateLimit({
-    windowMs: 60_000,
-    max: 10,
-    message: 'Too many login attempts, please try again in a minute',
-    key: (req) =>
-      `${req.ip}|${String((req.body as { email?: unknown } | undefined)?.email ?? '')
-        .trim()
-        .toLowerCase()}`,
-  });
+  // Failed log-ins per account (from any address) and per address (on any account), shared through Redis.
+  const loginLimit = loginLimits();
   const registerLimit = rateLimit({
+    name: 'register',
     windowMs: 60_000,
     max: 30,
     message: 'Too many sign-ups from this address, please try again in a minute',

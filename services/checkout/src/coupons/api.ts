@@ -114,6 +114,7 @@ export function couponsRouter(ctx: ServiceContext, coupons: Coupons): Router {
   const r = Router();
   // Generous for a shopper applying a code, slow for someone guessing codes.
   const validateLimit = rateLimit({
+    name: 'coupon-validate',
     windowMs: 60_000,
     max: 60,
     message: 'Too many coupon attempts, please try again in a minute',

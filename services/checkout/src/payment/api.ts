@@ -75,7 +75,7 @@ export function paymentRouter(deps: {
   const { payments } = deps;
   // Per buyer, keyed on what the caller cannot choose: the account, else the client address (never a body
   // field such as the e-mail). A sale's crowd behind one NAT shares a guest budget; signed in, each has its own.
-  // Per process (in memory): with several checkout processes a buyer gets this budget in each.
+  // Counted in Redis when REDIS_URL is set: several checkout processes share one budget per buyer.
   const buyer = (req: Request) => (req.user ? `user:${req.user.id}` : `ip:${req.ip ?? 'unknown'}`);
   const limit = rateLimit({
     windowMs: 60_000,
@@ -91,6 +91,7 @@ export function paymentRouter(deps: {
       throw new ValidationError(REQUIRED);
     if (!z.email().safeParse(data.customerEmail).success) throw new ValidationError('Please enter a valid email');
     checkUnitsPerProduct(data.items, deps.maxUnitsPerProduct);
+    name: 'payment',
     return {
       lines: data.items.map((i) => ({ productId: i.productId, size: i.size, color: i.color, quantity: i.quantity })),
       customer: {

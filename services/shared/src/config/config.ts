@@ -17,6 +17,16 @@ export function jwtSecretWeakness(secret: string): string | null {
   return null;
 }
 
+/** An exact web origin (`https://shop.example.in`, `http://localhost:5173`): what a browser sends in Origin. */
+function isOrigin(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === value;
+  } catch {
+    return false;
+  }
+}
+
 /** Fixed configuration names (ARCHITECTURE.md). Each key has a description, a format and a default. */
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe('Gateway HTTP port'),
@@ -87,6 +97,16 @@ const schema = z.object({
     .string()
     .min(16, 'at least 16 characters')
     .optional()
+  CORS_ORIGINS: z
+    .string()
+    .refine(
+      (v) => v.split(',').every((o) => isOrigin(o.trim())),
+      'comma-separated exact origins, scheme://host[:port] with no path, e.g. https://shop.example.in',
+    )
+    .optional()
+    .describe(
+      'Other sites whose pages may call the API from a browser (CORS, without credentials); unset = same-origin only',
+    ),
     .describe('Bearer token for GET /metrics (Prometheus); an admin token works too; unset = admins only'),
 });
 

@@ -4,7 +4,9 @@ import { AppError, httpStatusOf } from '../errors/errors.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { compressResponses } from './compression.ts';
+import type { RateLimitStore } from './rate-limit.ts';
 import { refuseUnsafeText } from './safe-text.ts';
+import { corsPolicy, parseCorsOrigins, securityHeaders } from './security.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -57,24 +59,64 @@ export function requestContext(opts: { logger: Logger; metrics: Metrics }): Requ
  */
 export const trustProxySetting = (value: string): number | string => (/^\d+$/.test(value) ? Number(value) : value);
 
-/** An express app with request ids, JSON logs, latency metrics and a JSON body parser. */
+/** A body bigger than the route takes: 413 with the message (the error handler answers `e.status`). */
+export class PayloadTooLargeError extends Error {
+  readonly status = 413;
+}
+
+/** The largest JSON body the API reads (the payment webhook's and the admin forms' included). */
+export const JSON_BODY_LIMIT = '1mb';
+
+/** Request bodies the API reads: JSON everywhere, multipart forms where a route takes an image. */
+const READABLE_BODIES = ['application/json', 'multipart/form-data'];
+
+/**
+ * A body of any other type (a form post, text, XML, or none said) sent to /api or /internal: 415 saying what
+ * to send, instead of a route seeing no body and answering a puzzling "field is required".
+ */
+export const refuseUnreadableBodies: RequestHandler = (req, res, next) => {
+  if (!/^\/(api|internal)\//.test(req.path) || !hasBody(req.headers)) return next();
+  if (req.is(READABLE_BODIES)) return next();
+  const type = req.headers['content-type'];
+  res.status(415).json({
+    message: `Unsupported Content-Type ${type ? `"${type}"` : '(none given)'}: send the body as JSON with Content-Type application/json (image uploads: multipart/form-data)`,
+  });
+};
+
+/** Whether a request carries a body (Content-Length above 0, or chunked). */
+const hasBody = (headers: Record<string, unknown>) =>
+  headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+
+/**
+ * An express app with request ids, JSON logs, latency metrics, security headers (helmet), the CORS policy,
+ * and a JSON body parser (at most JSON_BODY_LIMIT: 413 "Request body too large" past it).
+ */
 export function createHttpApp(opts: {
   logger: Logger;
   metrics: Metrics;
   jsonLimit?: string;
   /** TRUST_PROXY: whose X-Forwarded-For gives req.ip (default: proxies on loopback). */
   trustProxy?: string;
+  /** CORS_ORIGINS: other origins whose pages may call the API (default: none, same-origin only). */
+  corsOrigins?: string;
+  /** Where rateLimit() and loginLimits() count (default: each in its own memory). */
+  rateLimits?: RateLimitStore;
 }): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('trust proxy', trustProxySetting(opts.trustProxy ?? 'loopback'));
+  if (opts.rateLimits) app.locals.rateLimits = opts.rateLimits;
   app.use(requestContext(opts));
+  app.use(securityHeaders());
+  const cors = corsPolicy(parseCorsOrigins(opts.corsOrigins));
+  if (cors) app.use(cors);
   app.use(compressResponses());
+  app.use(refuseUnreadableBodies);
   // The raw bytes are kept for signature checks (payment webhooks sign the exact body).
   app.use(
     express.json({
-      limit: opts.jsonLimit ?? '1mb',
+      limit: opts.jsonLimit ?? JSON_BODY_LIMIT,
       verify: (req, _res, buf) => void ((req as { rawBody?: Buffer }).rawBody = buf),
     }),
   );
@@ -100,6 +142,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (e.type === 'entity.parse.failed') return void res.status(400).json({ message: 'Malformed JSON body' });
     if (e.type === 'entity.too.large') return void res.status(413).json({ message: 'Request body too large' });
     if (e.code === 'LIMIT_FILE_SIZE') return void res.status(413).json({ message: 'Image too large' });
+    if (e.code === 'LIMIT_FIELD_VALUE')
+      return void res
+        .status(413)
+        .json({ message: e.field ? `Form field ${e.field} too large` : 'Form field too large' });
     if (typeof e.code === 'string' && e.code.startsWith('LIMIT_'))
       return void res.status(400).json({ message: e.message ?? 'Bad upload' });
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500)

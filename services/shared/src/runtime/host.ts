@@ -32,7 +32,13 @@ export function buildServiceApp(
   modules: ServiceModule[],
   opts: { service: string; before?: (app: Express) => void; after?: (app: Express) => void },
 ): Express {
-  const app = createHttpApp({ logger: infra.logger, metrics: infra.metrics, trustProxy: infra.config.TRUST_PROXY });
+  const app = createHttpApp({
+    logger: infra.logger,
+    metrics: infra.metrics,
+    trustProxy: infra.config.TRUST_PROXY,
+    corsOrigins: infra.config.CORS_ORIGINS,
+    rateLimits: infra.rateLimits,
+  });
   app.use(infra.context.tokens.authenticate());
   app.get('/api/health', healthHandler(infra, opts.service));
   // Admins, or Prometheus with the METRICS_TOKEN bearer; req.user is set (and checked) by authenticate().

@@ -10,6 +10,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../db/embedd
 import { migrate } from '../db/migrate.ts';
 import { createPool } from '../db/pool.ts';
 import { PostgresEventStore } from '../eventstore/postgres-event-store.ts';
+import { RateLimitStore } from '../http/rate-limit.ts';
 import { createJobScheduler } from '../jobs/index.ts';
 import type { JobScheduler } from '../jobs/types.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
@@ -35,6 +36,8 @@ export interface Infrastructure {
   cache: Cache;
   pubsub: PubSub;
   jobs: JobScheduler;
+  /** Rate-limit counts: in Redis (shared by the shop's processes) with REDIS_URL, else in memory. */
+  rateLimits: RateLimitStore;
   bus: ReturnType<typeof createEventBus>;
   context: ServiceContext;
   health(): Promise<DependencyHealth[]>;
@@ -108,6 +111,8 @@ export async function createInfrastructure(config: Config, service: string): Pro
   const cache = createCache({ redisUrl, prefix: 'shop:', logger });
   const pubsub = createPubSub({ redisUrl, prefix: 'shop:', logger });
   const jobs = createJobScheduler({ redisUrl, pool, prefix: 'shop', logger });
+  // Keyed by database: the processes of one shop share it, and shops (or test runs) sharing a Redis do not.
+  const rateLimits = new RateLimitStore({ redis: redisUrl, namespace: new URL(databaseUrl).pathname.slice(1), logger });
   const kafkaBrokers = config.KAFKA_BROKERS?.split(',');
   // Projections get their own connections: in a sale's rush, request handlers queueing for the main pool
   // must not hold back the read models those same requests wait on (read-your-writes).
@@ -146,6 +151,7 @@ export async function createInfrastructure(config: Config, service: string): Pro
         try {
           await timed(fn(), 2000, name);
           return { name, ok: true, adapter };
+    rateLimits,
         } catch (err) {
           return { name, ok: false, adapter, detail: (err as Error).message };
         }
@@ -167,3 +173,4 @@ export async function createInfrastructure(config: Config, service: string): Pro
     },
   };
 }
+      await rateLimits.close().catch(() => undefined);
