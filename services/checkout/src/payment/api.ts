@@ -78,6 +78,7 @@ export function paymentRouter(deps: {
   // Counted in Redis when REDIS_URL is set: several checkout processes share one budget per buyer.
   const buyer = (req: Request) => (req.user ? `user:${req.user.id}` : `ip:${req.ip ?? 'unknown'}`);
   const limit = rateLimit({
+    name: 'payment',
     windowMs: 60_000,
     max: 30,
     message: 'Too many payment attempts, please try again in a minute',
@@ -91,7 +92,6 @@ export function paymentRouter(deps: {
       throw new ValidationError(REQUIRED);
     if (!z.email().safeParse(data.customerEmail).success) throw new ValidationError('Please enter a valid email');
     checkUnitsPerProduct(data.items, deps.maxUnitsPerProduct);
-    name: 'payment',
     return {
       lines: data.items.map((i) => ({ productId: i.productId, size: i.size, color: i.color, quantity: i.quantity })),
       customer: {

@@ -88,15 +88,6 @@ const schema = z.object({
     .describe(
       "Whose X-Forwarded-For gives the client address (Express 'trust proxy'): rate limits and guest caps key on it",
     ),
-  SERVICE_URLS: z
-    .string()
-    .optional()
-    .describe('Distributed gateway only: name=url pairs, e.g. catalog=http://127.0.0.1:8081,accounts=...'),
-  NODE_ENV: z.string().optional().describe('production: refuse to start with a weak JWT_SECRET'),
-  METRICS_TOKEN: z
-    .string()
-    .min(16, 'at least 16 characters')
-    .optional()
   CORS_ORIGINS: z
     .string()
     .refine(
@@ -107,6 +98,15 @@ const schema = z.object({
     .describe(
       'Other sites whose pages may call the API from a browser (CORS, without credentials); unset = same-origin only',
     ),
+  SERVICE_URLS: z
+    .string()
+    .optional()
+    .describe('Distributed gateway only: name=url pairs, e.g. catalog=http://127.0.0.1:8081,accounts=...'),
+  NODE_ENV: z.string().optional().describe('production: refuse to start with a weak JWT_SECRET'),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'at least 16 characters')
+    .optional()
     .describe('Bearer token for GET /metrics (Prometheus); an admin token works too; unset = admins only'),
 });
 

@@ -144,6 +144,7 @@ export async function createInfrastructure(config: Config, service: string): Pro
     cache,
     pubsub,
     jobs,
+    rateLimits,
     bus,
     context,
     async health() {
@@ -151,7 +152,6 @@ export async function createInfrastructure(config: Config, service: string): Pro
         try {
           await timed(fn(), 2000, name);
           return { name, ok: true, adapter };
-    rateLimits,
         } catch (err) {
           return { name, ok: false, adapter, detail: (err as Error).message };
         }
@@ -167,10 +167,10 @@ export async function createInfrastructure(config: Config, service: string): Pro
       await jobs.stop().catch((err: unknown) => logger.warn({ err }, 'jobs stop'));
       await pubsub.close().catch(() => undefined);
       await cache.close().catch(() => undefined);
+      await rateLimits.close().catch(() => undefined);
       await pool.end().catch(() => undefined);
       await busPool.end().catch(() => undefined);
       await embedded?.stop().catch((err: unknown) => logger.warn({ err }, 'embedded postgres stop'));
     },
   };
 }
-      await rateLimits.close().catch(() => undefined);
