@@ -86,9 +86,12 @@ function formParser(upload: RequestHandler): RequestHandler {
   };
 }
 
-/** Multer's own limits (LIMIT_*) and our refusals pass through; anything else is busboy failing to parse. */
+/**
+ * Multer's own limits (LIMIT_*) and our refusals pass through; anything else (busboy failing to parse, or
+ * multer's MISSING_FIELD_NAME for a part without a name) is a malformed form.
+ */
 function uploadError(err: unknown): unknown {
-  if (err instanceof AppError || err instanceof multer.MulterError) return err;
+  if (err instanceof AppError || (err instanceof multer.MulterError && err.code.startsWith('LIMIT_'))) return err;
   const reason = err instanceof Error ? err.message.replace(/^Multipart: /, '') : String(err);
   return new ValidationError(
     `Malformed multipart/form-data body (${reason}): send the fields as a complete multipart form with a boundary, or as JSON with Content-Type application/json`,

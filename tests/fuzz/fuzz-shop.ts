@@ -1,0 +1,232 @@
+/**
+ * The shop to fuzz: the embedded shop (every service in one process, Postgres log bus) on a fresh database
+ * of the given Postgres server, with seeded rows so generated ids exist: products with stock, a collection,
+ * a home section, a coupon, a shopper with an address and a testimonial, and a paid order. Returns what the
+ * request generator needs: the tokens, the seeded ids as hints, the webhook secret.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startShop, type RunningShop } from '../../services/gateway/src/shop.ts';
+import { ROUTE_TABLE } from '../../services/gateway/src/route-table.ts';
+import { sandboxPay } from '../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
+import { loadConfig } from '../../services/shared/src/config/config.ts';
+import type { RouteSpec } from '../../services/shared/src/http/route-table.ts';
+import { createRng } from './prng.ts';
+import type { FuzzTarget } from './request-generator.ts';
+import { routeKey } from './request-generator.ts';
+import { validValue, type Hints } from './zod-values.ts';
+
+const ADMIN = { email: 'fuzz-admin@shop.local', password: 'fuzz-admin-pass-123' };
+const SHOPPER = { name: 'Fuzz Shopper', email: 'fuzz-shopper@example.in', phone: '9876543210', password: 'fuzz-pass-123' };
+const JWT_SECRET = 'fuzz-secret-fuzz-secret-fuzz-secret';
+const WEBHOOK_SECRET = 'fuzz-webhook-secret';
+
+export interface FuzzShop {
+  url: string;
+  shop: RunningShop;
+  target: FuzzTarget;
+  stop(): Promise<void>;
+}
+
+export async function startFuzzShop(opts: {
+  /** Admin URL of a Postgres server; the shop gets a fresh database on it (dropped by stop). */
+  postgresUrl: string;
+  redisUrl?: string;
+  logLevel?: string;
+  routes?: readonly RouteSpec[];
+}): Promise<FuzzShop> {
+  const name = `fuzz_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: opts.postgresUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(opts.postgresUrl);
+  u.pathname = `/${name}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-fuzz-'));
+  const drop = async () => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    const c = new pg.Client({ connectionString: opts.postgresUrl });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.end();
+  };
+  let shop: RunningShop;
+  try {
+    const config = loadConfig({
+      DATABASE_URL: u.toString(),
+      REDIS_URL: opts.redisUrl,
+      PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: opts.logLevel ?? 'silent',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      JWT_SECRET,
+      RAZORPAY_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    });
+    shop = await startShop(config, { host: '127.0.0.1', seed: false });
+  } catch (err) {
+    await drop();
+    throw err;
+  }
+  try {
+    const routes = opts.routes ?? ROUTE_TABLE;
+    const { identities, hints } = await seed(shop.url, routes);
+    return {
+      url: shop.url,
+      shop,
+      target: { routes, identities, hints, webhookSecret: WEBHOOK_SECRET },
+      async stop() {
+        await shop.close();
+        await drop();
+      },
+    };
+  } catch (err) {
+    await shop.close();
+    await drop();
+    throw err;
+  }
+}
+
+type Json = Record<string, unknown>;
+
+async function seed(base: string, routes: readonly RouteSpec[]) {
+  let n = 0;
+  const call = async (method: string, p: string, body?: unknown, token?: string): Promise<{ status: number; body: Json }> => {
+    n += 1;
+    const r = await fetch(`${base}${p}`, {
+      method,
+      headers: {
+        'content-type': 'application/json',
+        'x-forwarded-for': `192.168.${n >> 8}.${n & 255}`,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await r.text();
+    let parsed: Json = {};
+    try {
+      parsed = JSON.parse(text) as Json;
+    } catch {
+      // not JSON
+    }
+    return { status: r.status, body: parsed };
+  };
+  const must = async (method: string, p: string, body: unknown, token?: string) => {
+    const r = await call(method, p, body, token);
+    if (r.status >= 300) throw new Error(`seeding ${method} ${p}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  };
+
+  const adminSession = await must('POST', '/api/auth/login', ADMIN);
+  const shopperSession = await must('POST', '/api/auth/register', SHOPPER);
+  const adminToken = adminSession.token as string;
+  const userOf = (s: Json) => s.user as { id: string; email: string };
+
+  const productIds: string[] = [];
+  for (const [i, name] of ['Fuzz Kurta', 'Fuzz Saree', 'Fuzz Dupatta'].entries()) {
+    const p = await must(
+      'POST',
+      '/api/products',
+      {
+        name,
+        price: 499 + i * 100,
+        quantity: 100_000,
+        category: 'Men',
+        ...(i === 1 ? { sizeQuantities: { S: 50_000, M: 50_000 } } : {}),
+      },
+      adminToken,
+    );
+    productIds.push(p.id as string);
+  }
+  const collection = await must('POST', '/api/collections', { name: 'Fuzz Collection' }, adminToken);
+  await must('POST', `/api/collections/${String(collection.id)}/products`, { productId: productIds[0] }, adminToken);
+  const section = await must(
+    'POST',
+    '/api/home/sections',
+    { name: 'Fuzz Picks', contentType: 'products', contentIds: productIds.slice(0, 2) },
+    adminToken,
+  );
+  const coupon = await must(
+    'POST',
+    '/api/coupons',
+    { code: 'FUZZ10', discountType: 'percentage', discountValue: 10, minOrderAmount: 0, usageLimit: 1_000_000 },
+    adminToken,
+  );
+  const address = await must(
+    'POST',
+    '/api/addresses',
+    { name: SHOPPER.name, phone: SHOPPER.phone, addressLine1: '12 MG Road', city: 'Bengaluru', zipCode: '560001' },
+    shopperSession.token as string,
+  );
+
+  // A paid order of the shopper's, so order numbers and payment ids exist.
+  const created = await must(
+    'POST',
+    '/api/payment/create-order',
+    {
+      amount: 1,
+      currency: 'INR',
+      receipt: 'rcpt_fuzz',
+      orderData: {
+        address: '12 MG Road, Bengaluru',
+        pincode: '560001',
+        customerName: SHOPPER.name,
+        customerPhone: SHOPPER.phone,
+        customerEmail: SHOPPER.email,
+        items: [{ productId: productIds[0], quantity: 1, size: null, color: null }],
+      },
+    },
+    shopperSession.token as string,
+  );
+  const paid = await sandboxPay(`${base}/razorpay-sandbox`, created.id as string);
+  const verified = await must('POST', '/api/payment/verify', paid, shopperSession.token as string);
+  const orderNumber = verified.orderNumber as string | null;
+  // An unpaid order too (webhooks and verify may pay or fail it).
+  const open = await must('POST', '/api/payment/create-order', { amount: 250, receipt: 'rcpt_open' });
+
+  // A testimonial, through the route table's own schema (submitting may need a delivered order: best effort).
+  const testimonialIds: string[] = [];
+  const submit = routes.find((r) => routeKey(r) === 'POST /api/testimonials');
+  if (submit?.body) {
+    const rng = createRng(1);
+    for (let i = 0; i < 5 && testimonialIds.length === 0; i++) {
+      const t = await call('POST', '/api/testimonials', validValue(submit.body, { rng, hints: {} }), shopperSession.token as string);
+      if (t.status === 201 && typeof t.body.id === 'string') testimonialIds.push(t.body.id);
+    }
+  }
+
+  const hints: Hints = {
+    'param:/api/products/:id': productIds,
+    'param:/api/collections/:id': [String(collection.id)],
+    'param:/api/home/sections/:id': [String(section.id)],
+    'param:/api/coupons/:id': [String(coupon.id)],
+    'param:/api/addresses/:id': [String(address.id)],
+    'param:/api/testimonials/admin/:id': testimonialIds,
+    'param:/api/orders/admin/:orderNumber': orderNumber ? [orderNumber] : [],
+    'field:productId': productIds,
+    'field:contentIds': [...productIds, String(collection.id)],
+    'field:code': ['FUZZ10'],
+    'field:couponCode': ['FUZZ10'],
+    'field:razorpay_order_id': [String(created.id), String(open.id)],
+    'field:razorpay_payment_id': [paid.razorpay_payment_id],
+    'field:razorpay_signature': [paid.razorpay_signature],
+    'field:order_id': [String(created.id), String(open.id)],
+    'field:orderId': [String(created.id), String(open.id)],
+    'field:email': [SHOPPER.email, ADMIN.email],
+    'field:customerEmail': [SHOPPER.email],
+    'field:password': [SHOPPER.password],
+    'field:pincode': ['560001'],
+    'field:zipCode': ['560001'],
+  };
+  return {
+    identities: {
+      jwtSecret: JWT_SECRET,
+      user: { token: shopperSession.token as string, ...userOf(shopperSession) },
+      admin: { token: adminToken, ...userOf(adminSession) },
+    },
+    hints,
+  };
+}
