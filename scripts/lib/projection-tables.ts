@@ -27,13 +27,14 @@ export const PROJECTION_TABLES: Readonly<Record<string, readonly string[]>> = {
   'checkout.coupons': ['checkout.coupons'],
   'checkout.addresses': ['checkout.addresses'],
   'checkout.payment_orders': ['checkout.payment_orders'],
+  'checkout.refunds': ['checkout.refunds'],
   'orders.orders': ['orders.orders', 'orders.order_totals', 'orders.order_revenue'],
   'orders.dashboard_catalog': ['orders.dashboard_products', 'orders.dashboard_stock_levels'],
   'orders.dashboard_accounts': ['orders.dashboard_users', 'orders.dashboard_testimonials'],
 };
 
 /** Consumers that are process managers (never replayed). */
-export const PROCESS_MANAGERS: readonly string[] = ['checkout.settlement', 'orders.placement'];
+export const PROCESS_MANAGERS: readonly string[] = ['checkout.settlement', 'checkout.refunding', 'orders.placement'];
 
 /**
  * The replay's fast path: in-memory folds (services/shared/src/replay/fold.ts) of the projections that carry

@@ -17,6 +17,8 @@ import { NewStreamAppender } from '@shop/shared/eventstore/new-stream-appender';
 import { paymentSettings, type PaymentSettings } from './payment/provider-settings.ts';
 import { PendingSettlements, SETTLE_PENDING_JOB, settlementConsumer } from './payment/settlement-consumer.ts';
 import { ORPHAN_CHECKOUTS_JOB, releaseOrphanCheckouts } from './payment/orphan-checkouts.ts';
+import { PendingRefunds, REFUND_PENDING_JOB, refundingConsumer } from './payment/refunds.ts';
+import { refundsProjection } from './payment/read-models/refunds-projection.ts';
 
 export { CHECKOUT_ROUTES } from './routes.ts';
 
@@ -98,6 +100,12 @@ export function createCheckoutService(
     await settlements.run();
   });
 
+  // Refunds due are issued after their commit, retried until the provider has taken them (payment/refunds.ts).
+  const refunds = new PendingRefunds({ pool: ctx.pool, store, provider, clock: ctx.clock, logger: ctx.logger });
+  ctx.jobs.register(REFUND_PENDING_JOB, async () => {
+    await refunds.run();
+  });
+
   ctx.jobs.register(ORPHAN_CHECKOUTS_JOB, async () => {
     await releaseOrphanCheckouts({
       pool: ctx.pool,
@@ -121,6 +129,8 @@ export function createCheckoutService(
       ...coupons.consumers,
       ...addresses.consumers,
       paymentOrdersProjection,
+      refundsProjection,
+      refundingConsumer(refunds),
       settlementConsumer({
         settlements,
         liveCheckouts,
@@ -134,8 +144,10 @@ export function createCheckoutService(
       await delivery.delivery.settingsView.start();
       await ctx.jobs.repeat(RECONCILE_JOB, sweepEveryMs(ctx.config.RESERVATION_TTL_SECONDS));
       await ctx.jobs.repeat(SETTLE_PENDING_JOB, 5_000);
+      await ctx.jobs.repeat(REFUND_PENDING_JOB, 5_000);
       await ctx.jobs.repeat(ORPHAN_CHECKOUTS_JOB, sweepEveryMs(ctx.config.RESERVATION_TTL_SECONDS));
       settlements.kick(); // what a process that stopped left pending
+      refunds.kick();
     },
     async stop() {
       await delivery.delivery.settingsView.stop();

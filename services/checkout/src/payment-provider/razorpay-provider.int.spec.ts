@@ -241,6 +241,79 @@ describe('razorpay provider against the sandbox', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('refunds a captured payment through the SDK: partly, then the rest (payment refunded), never more than captured', async () => {
+    const order = await newOrder(60_000);
+    const paymentId = (await sandboxPay(sandboxUrl, order.id)).razorpay_payment_id;
+    const first = await provider.refund(paymentId, 20_000, { receipt: 'refund_part_1' });
+    expect(first).toMatchObject({
+      id: expect.stringMatching(/^rfnd_[A-Za-z0-9]{14}$/),
+      payment_id: paymentId,
+      amount: 20_000,
+      currency: 'INR',
+      receipt: 'refund_part_1',
+      status: 'processed',
+    });
+    const raw = await fetch(`${sandboxUrl}/v1/payments/${paymentId}`, {
+      headers: { authorization: basic(keyId, keySecret) },
+    });
+    expect(await raw.json()).toMatchObject({ status: 'captured', amount_refunded: 20_000, refund_status: 'partial' });
+
+    const over = await rejection(provider.refund(paymentId, 40_100, { receipt: 'refund_part_2' }));
+    expect(over).toBeInstanceOf(ValidationError);
+    expect((over as ValidationError).message).toBe('The refund amount provided is greater than amount captured');
+
+    const rest = await provider.refund(paymentId, 40_000, { receipt: 'refund_part_2' });
+    expect((await provider.fetchRefunds(paymentId)).map((r) => [r.id, r.amount, r.receipt])).toEqual([
+      [first.id, 20_000, 'refund_part_1'],
+      [rest.id, 40_000, 'refund_part_2'],
+    ]);
+    expect(await provider.fetchPayments(order.id)).toEqual([expect.objectContaining({ status: 'refunded' })]);
+    const again = await rejection(provider.refund(paymentId, 100, { receipt: 'refund_part_3' }));
+    expect((again as ValidationError).message).toBe('The payment has been fully refunded already');
+  });
+
+  it('refuses to refund a payment that was not captured, and answers the refund API in Razorpay shape', async () => {
+    const order = await newOrder(30_000);
+    const failed = await fetch(`${sandboxUrl}/v1/checkout/orders/${order.id}/fail`, { method: 'POST' });
+    const { error } = (await failed.json()) as { error: { metadata: { payment_id: string } } };
+    const paymentId = error.metadata.payment_id;
+    const refused = await rejection(provider.refund(paymentId, 30_000, { receipt: 'refund_failed_payment' }));
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect((refused as ValidationError).message).toBe('The payment has not been captured, so it cannot be refunded');
+
+    const paid = await newOrder(30_000);
+    const captured = (await sandboxPay(sandboxUrl, paid.id)).razorpay_payment_id;
+    const post = (body: unknown) =>
+      fetch(`${sandboxUrl}/v1/payments/${captured}/refund`, {
+        method: 'POST',
+        headers: { authorization: basic(keyId, keySecret), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const bad = await post({ amount: 99 });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({
+      error: { code: 'BAD_REQUEST_ERROR', description: 'The amount must be atleast INR 1.00', field: 'amount' },
+    });
+    const whole = await post({ speed: 'optimum', notes: { reason: 'test' } }); // no amount: the whole payment
+    expect(whole.status).toBe(200);
+    expect(await whole.json()).toMatchObject({
+      entity: 'refund',
+      amount: 30_000,
+      payment_id: captured,
+      status: 'processed',
+      speed_requested: 'optimum',
+      notes: { reason: 'test' },
+    });
+    const list = await fetch(`${sandboxUrl}/v1/payments/${captured}/refunds`, {
+      headers: { authorization: basic(keyId, keySecret) },
+    });
+    expect(await list.json()).toMatchObject({ entity: 'collection', count: 1, items: [{ amount: 30_000 }] });
+    const unknown = await rejection(provider.fetchRefunds('pay_DoesNotExist01'));
+    expect((unknown as ValidationError).message).toBe('The id provided does not exist');
+    const noKey = await fetch(`${sandboxUrl}/v1/payments/${captured}/refunds`);
+    expect(noKey.status).toBe(401);
+  });
+
   it('sends signed payment.captured and order.paid webhooks with unique event ids', async () => {
     const order = await newOrder(75_000);
     const paid = await sandboxPay(sandboxUrl, order.id);
@@ -336,6 +409,8 @@ describe('razorpay provider when the provider is down or broken', () => {
       () => newOrderOn(down),
       () => down.fetchOrder('order_Abc'),
       () => down.fetchPayments('order_Abc'),
+      () => down.refund('pay_Abc', 100, { receipt: 'r' }),
+      () => down.fetchRefunds('pay_Abc'),
     ]) {
       const err = await rejection(call());
       expect(err).toBeInstanceOf(UnavailableError);

@@ -1,15 +1,18 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { UnavailableError, ValidationError } from '@shop/shared/errors/errors';
+import { requireAdmin } from '@shop/shared/auth/tokens';
 import { rateLimit } from '@shop/shared/http/rate-limit';
 import { rupeesToPaise } from '@shop/shared/money/money';
 import { parseInput } from '@shop/shared/http/validation';
 import type { Logger } from '@shop/shared/observability/logger';
 import type pg from 'pg';
 import { verifyWebhookSignature } from '../payment-provider/signatures.ts';
-import { PaymentAfterExpiryError } from './decider.ts';
+import { PaymentAfterExpiryError, PaymentRefundDueError } from './decider.ts';
 import type { CheckoutRequest, Payments } from './payments.ts';
 import { checkUnitsPerProduct } from './purchase-limits.ts';
+import { listRefunds } from './read-models/refunds-projection.ts';
+import { WebhookEvents } from './webhook-events.ts';
 
 const REQUIRED = 'Please fill all required fields';
 const text = (max: number) => z.string().trim().max(max);
@@ -60,6 +63,15 @@ export const VerifyBody = z.object({
   orderData: z.unknown().optional(),
 });
 
+/** What the webhook reads of Razorpay's event body. */
+interface WebhookBody {
+  event?: string;
+  payload?: {
+    payment?: { entity?: { id?: string; order_id?: string; error_description?: string } };
+    order?: { entity?: { id?: string } };
+  };
+}
+
 /** /api/payment/*: create-order (reserve + price + provider order), verify, webhook. */
 export function paymentRouter(deps: {
   payments: Payments;
@@ -73,6 +85,7 @@ export function paymentRouter(deps: {
 }): Router {
   const r = Router();
   const { payments } = deps;
+  const webhookEvents = new WebhookEvents(deps.pool);
   // Per buyer, keyed on what the caller cannot choose: the account, else the client address (never a body
   // field such as the e-mail). A sale's crowd behind one NAT shares a guest budget; signed in, each has its own.
   // Counted in Redis when REDIS_URL is set: several checkout processes share one budget per buyer.
@@ -158,44 +171,49 @@ export function paymentRouter(deps: {
       throw new ValidationError('Invalid webhook signature');
     }
     const eventId = typeof req.headers['x-razorpay-event-id'] === 'string' ? req.headers['x-razorpay-event-id'] : null;
-    const body = req.body as {
-      event?: string;
-      payload?: {
-        payment?: { entity?: { id?: string; order_id?: string; error_description?: string } };
-        order?: { entity?: { id?: string } };
-      };
-    };
-    if (eventId) {
-      const seen = await deps.pool.query('SELECT 1 FROM checkout.webhook_events WHERE event_id = $1', [eventId]);
-      if (seen.rowCount) return void res.json({ status: 'duplicate' });
+    const body = req.body as WebhookBody;
+    // One atomic claim per event id: of concurrent deliveries exactly one processes the event.
+    if (eventId && (await webhookEvents.claim(eventId, body.event ?? 'unknown')) === 'duplicate')
+      return void res.json({ status: 'duplicate' });
+    let outcome: string;
+    try {
+      outcome = await processWebhook(body);
+    } catch (err) {
+      // Not lost: the claim is given up, so the provider's redelivery processes the event.
+      if (eventId) await webhookEvents.release(eventId).catch(() => undefined);
+      throw err;
     }
+    if (eventId) await webhookEvents.complete(eventId, outcome);
+    res.json({ status: outcome });
+  });
+
+  async function processWebhook(body: WebhookBody): Promise<string> {
     const payment = body.payload?.payment?.entity;
     const orderId = payment?.order_id ?? body.payload?.order?.entity?.id;
-    let outcome = 'ignored';
-    if (orderId && (await payments.load(orderId)).state.status !== 'none') {
-      if ((body.event === 'order.paid' || body.event === 'payment.captured') && payment?.id) {
-        try {
-          await payments.recordPaid(orderId, payment.id, 'webhook');
-          outcome = 'recorded';
-        } catch (err) {
-          if (!(err instanceof PaymentAfterExpiryError)) throw err;
-          deps.logger.error(
-            { orderId, paymentId: payment.id },
-            'payment captured after its reservation expired: refund due',
-          );
-          outcome = 'refund_due';
-        }
-      } else if (body.event === 'payment.failed') {
-        await payments.recordFailure(orderId, payment?.error_description ?? 'Payment failed');
-        outcome = 'recorded';
+    if (!orderId || (await payments.load(orderId)).state.status === 'none') return 'ignored';
+    if ((body.event === 'order.paid' || body.event === 'payment.captured') && payment?.id) {
+      try {
+        await payments.recordPaid(orderId, payment.id, 'webhook');
+        return 'recorded';
+      } catch (err) {
+        if (!(err instanceof PaymentAfterExpiryError) && !(err instanceof PaymentRefundDueError)) throw err;
+        // Recorded as RefundDue; the refund is issued after the commit (refunds.ts).
+        deps.logger.warn(
+          { orderId, paymentId: payment.id },
+          'payment captured for an order it cannot make: refund due',
+        );
+        return 'refund_due';
       }
     }
-    if (eventId)
-      await deps.pool.query(
-        'INSERT INTO checkout.webhook_events (event_id, event) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-        [eventId, body.event ?? 'unknown'],
-      );
-    res.json({ status: outcome });
+    if (body.event === 'payment.failed') {
+      await payments.recordFailure(orderId, payment?.error_description ?? 'Payment failed');
+      return 'recorded';
+    }
+    return 'ignored';
+  }
+
+  r.get('/api/payment/admin/refunds', requireAdmin, async (_req, res) => {
+    res.json(await listRefunds(deps.pool));
   });
 
   return r;

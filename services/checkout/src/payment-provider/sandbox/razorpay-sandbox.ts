@@ -67,7 +67,8 @@ const refundBody = z.object({
         ctx.addIssue({ code: 'custom', message: 'The amount must be an integer.' });
       else if (v < 100) ctx.addIssue({ code: 'custom', message: 'The amount must be atleast INR 1.00' });
     })
-    .transform((v) => v as number | undefined),
+    .transform((v) => v as number | undefined)
+    .optional(),
   speed: z.enum(['normal', 'optimum'], { error: 'The selected speed is invalid.' }).optional(),
   receipt: z
     .string({ error: 'The receipt must be a string.' })
