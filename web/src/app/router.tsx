@@ -118,6 +118,10 @@ export function createAppRoutes(): RouteObject[] {
                           Component: m.AdminDeliverySettingsRoute,
                         })),
                     },
+                    {
+                      path: paths.admin.refunds.path,
+                      lazy: () => import('./routes/admin/refunds').then((m) => ({ Component: m.AdminRefundsRoute })),
+                    },
                     pendingAdminScreen(paths.admin.deliveryAreas.path, {
                       title: 'Delivery Areas',
                       note: 'Delivery areas management is coming soon.',

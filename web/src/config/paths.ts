@@ -51,6 +51,7 @@ export const paths = {
     coupons: { path: '/admin/coupons', getHref: () => '/admin/coupons' },
     deliverySettings: { path: '/admin/delivery-settings', getHref: () => '/admin/delivery-settings' },
     deliveryAreas: { path: '/admin/delivery-areas', getHref: () => '/admin/delivery-areas' },
+    refunds: { path: '/admin/refunds', getHref: () => '/admin/refunds' },
   },
 } as const;
 

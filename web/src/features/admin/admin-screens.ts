@@ -20,4 +20,9 @@ export const adminScreens = [
     href: paths.admin.deliverySettings.getHref(),
   },
   { title: 'Delivery Areas', description: 'Serviceable pincodes', href: paths.admin.deliveryAreas.getHref() },
+  {
+    title: 'Refunds',
+    description: 'Payments returned because they could not become an order',
+    href: paths.admin.refunds.getHref(),
+  },
 ] as const;
