@@ -46,6 +46,15 @@ const schema = z.object({
     .regex(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, 'comma-separated host:port list')
     .optional()
     .describe('Kafka bootstrap brokers; unset = consumers read the Postgres event log'),
+  KAFKA_SESSION_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(3_000)
+    .max(300_000)
+    .default(30_000)
+    .describe(
+      'Kafka consumer-group session timeout: how long a group waits for a silent member (a crashed process, a cut link) before rebalancing',
+    ),
   JWT_SECRET: z
     .string()
     .min(16, 'at least 16 characters')

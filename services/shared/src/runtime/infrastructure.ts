@@ -117,7 +117,14 @@ export async function createInfrastructure(config: Config, service: string): Pro
   // Projections get their own connections: in a sale's rush, request handlers queueing for the main pool
   // must not hold back the read models those same requests wait on (read-your-writes).
   const busPool = createPool(databaseUrl, Math.max(4, Math.ceil(config.DATABASE_POOL_SIZE / 3)));
-  const bus = createEventBus({ pool: busPool, kafkaBrokers, stores: [...stores.values()], logger, metrics });
+  const bus = createEventBus({
+    pool: busPool,
+    kafkaBrokers,
+    stores: [...stores.values()],
+    logger,
+    metrics,
+    kafka: { sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS },
+  });
 
   const context: ServiceContext = {
     config,
@@ -158,7 +165,7 @@ export async function createInfrastructure(config: Config, service: string): Pro
       };
       return Promise.all([
         check('postgres', embedded ? 'embedded' : 'external', () => pool.query('SELECT 1')),
-        check('cache', redisUrl ? 'redis' : 'in-process', () => cache.get('health:probe')),
+        check('cache', redisUrl ? 'redis' : 'in-process', () => cache.ping()),
         check('bus', kafkaBrokers ? 'kafka' : 'postgres-log', () => bus.health()),
       ]);
     },

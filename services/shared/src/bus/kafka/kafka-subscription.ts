@@ -24,7 +24,7 @@ export interface KafkaConsumerTuning {
   maxWaitTimeInMs?: number;
   /** Group session timeout (default 30 s). The mock also waits about this long to rebalance a group a member left. */
   sessionTimeout?: number;
-  /** Default 3 s; keep it well under sessionTimeout. */
+  /** Default 3 s, or a third of a shorter sessionTimeout; keep it well under sessionTimeout. */
   heartbeatInterval?: number;
 }
 
@@ -74,11 +74,12 @@ export class KafkaSubscription implements Subscription {
   async start(): Promise<void> {
     if (this.kafkaConsumer) return;
     await ensureTopics(this.options.kafka, this.topics, this.logger);
+    const sessionTimeout = this.options.sessionTimeout ?? 30_000;
     const consumer = this.options.kafka.consumer({
       groupId: this.consumer.name,
       maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 500,
-      sessionTimeout: this.options.sessionTimeout ?? 30_000,
-      heartbeatInterval: this.options.heartbeatInterval ?? 3_000,
+      sessionTimeout,
+      heartbeatInterval: this.options.heartbeatInterval ?? Math.min(3_000, Math.floor(sessionTimeout / 3)),
       allowAutoTopicCreation: true,
     });
     this.joined = false;

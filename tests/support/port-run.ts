@@ -1,0 +1,18 @@
+import { SERVICES } from '../../scripts/distributed-processes.ts';
+import { freePort } from '../../services/shared/src/runtime/free-port.ts';
+
+/**
+ * Ports for a distributed shop's gateway and, after it, each service (startDistributed puts them on
+ * firstServicePort, +1, ...): a run that is free now, below Linux's ephemeral range (32768-60999), where any
+ * outgoing connection could take one before the process listens (see distributed-kafka.e2e.spec.ts).
+ */
+export async function freePortRun(): Promise<{ gatewayPort: number; firstServicePort: number }> {
+  const length = SERVICES.length + 1;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const first = 20_000 + Math.floor(Math.random() * (32_768 - 20_000 - length));
+    const run = Array.from({ length }, (_, i) => first + i);
+    if ((await Promise.all(run.map((p) => freePort(p)))).every((p, i) => p === run[i]))
+      return { gatewayPort: first, firstServicePort: first + 1 };
+  }
+  throw new Error(`no run of ${length} free ports found`);
+}
