@@ -9,6 +9,10 @@ export function createPool(connectionString: string, max = 20): pg.Pool {
   const pool = new pg.Pool({ connectionString, max, application_name: 'shop' });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  // Nor may a checked-out one (pg-pool listens only while a client is idle): a client held between queries
+  // (a transaction awaiting other work, a LISTEN) when Postgres restarts emits 'error' with no listener, an
+  // uncaught exception. Its holder's next query fails instead, and release() drops the broken client.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

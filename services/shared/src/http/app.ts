@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { AppError, httpStatusOf } from '../errors/errors.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { compressResponses } from './compression.ts';
@@ -150,6 +151,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return void res.status(400).json({ message: e.message ?? 'Bad upload' });
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500)
       return void res.status(e.status).json({ message: e.message ?? 'Bad request' });
+    if (isDatabaseUnavailable(err)) {
+      // Postgres is restarting or unreachable: worth a retry in a moment, unlike a 500.
+      ((req as { log?: Logger }).log ?? logger).warn({ err: e.message }, 'database unavailable');
+      res.setHeader('Retry-After', '1');
+      return void res.status(503).json({ message: 'Service temporarily unavailable, please try again' });
+    }
     ((req as { log?: Logger }).log ?? logger).error({ err }, 'unhandled error');
     res.status(500).json({ message: 'Internal server error' });
   };
