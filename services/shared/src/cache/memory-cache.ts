@@ -60,6 +60,10 @@ export class MemoryCache implements Cache {
     return this.entries.size;
   }
 
+  async ping(): Promise<void> {
+    // in-process: always there
+  }
+
   async close(): Promise<void> {
     this.entries.clear();
   }

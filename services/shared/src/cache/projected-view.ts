@@ -24,8 +24,11 @@ export class ProjectedViewCache<V> {
   ) {}
 
   async start(): Promise<void> {
-    this.unsubscribe = await this.opts.pubsub.subscribe(this.opts.channel, (message) =>
-      this.drop(JSON.parse(message) as string[]),
+    this.unsubscribe = await this.opts.pubsub.subscribe(
+      this.opts.channel,
+      (message) => this.drop(JSON.parse(message) as string[]),
+      // changes may have gone unheard (Redis was unreachable): drop every copy
+      { onGap: () => this.drop([...this.entries.keys(), ...this.loading.keys()]) },
     );
   }
 

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { createLogger, type Logger } from '../observability/logger.ts';
+import { UnavailableError } from '../errors/errors.ts';
 import { deliver } from './memory-pubsub.ts';
 import { openRedis, quitRedis, type RedisConnection } from './redis-connection.ts';
 import type { PubSub } from './types.ts';
@@ -14,6 +15,7 @@ export interface RedisPubSubOptions {
 
 interface Subscription {
   handler: (message: string) => void;
+  onGap?: (() => void) | undefined;
 }
 
 /** Pub/sub over Redis (distributed mode): fan-out to every process subscribed with the same prefix. */
@@ -34,16 +36,25 @@ export class RedisPubSub implements PubSub {
   constructor(options: RedisPubSubOptions) {
     this.prefix = options.prefix ?? 'shop:pubsub:';
     this.logger = options.logger ?? createLogger('pubsub');
-    ({ client: this.publisher, owned: this.ownsPublisher } = openRedis(options.connection, this.logger, 'pubsub'));
+    ({ client: this.publisher, owned: this.ownsPublisher } = openRedis(options.connection, this.logger, 'pubsub', {
+      failFast: true,
+    }));
   }
 
+  /** Fails at once while Redis is unreachable (the message is lost; subscribers hear of the gap later). */
   async publish(channel: string, message: string): Promise<void> {
+    if (this.publisher.status !== 'ready')
+      throw new UnavailableError(`Redis unreachable (connection ${this.publisher.status}): not published`);
     await this.publisher.publish(this.prefix + channel, message);
   }
 
-  async subscribe(channel: string, handler: (message: string) => void): Promise<() => Promise<void>> {
+  async subscribe(
+    channel: string,
+    handler: (message: string) => void,
+    options: { onGap?: () => void } = {},
+  ): Promise<() => Promise<void>> {
     const fullChannel = this.prefix + channel;
-    const subscription: Subscription = { handler };
+    const subscription: Subscription = { handler, onGap: options.onGap };
     let subscriptions = this.channels.get(fullChannel);
     if (!subscriptions) this.channels.set(fullChannel, (subscriptions = new Set()));
     subscriptions.add(subscription);
@@ -76,6 +87,25 @@ export class RedisPubSub implements PubSub {
       subscriber.on('error', (err: Error) =>
         this.logger.warn({ err, component: 'pubsub' }, 'Redis subscriber connection error'),
       );
+      // A dropped connection loses what is published meanwhile (here and, while Redis is down, everywhere):
+      // subscribers hear of the gap when it drops (copies kept from then on may miss changes) and again when
+      // it is back (ioredis subscribes again by itself), after which messages flow again.
+      let dropped = false;
+      const gap = (why: string) => {
+        this.logger.info({ component: 'pubsub', why }, 'pub/sub messages may be lost: subscribers told');
+        for (const subscriptions of this.channels.values())
+          for (const s of [...subscriptions]) if (s.onGap) deliver(s.onGap, '', 'gap', this.logger);
+      };
+      subscriber.on('close', () => {
+        if (dropped || this.subscriber !== subscriber) return;
+        dropped = true;
+        gap('Redis connection lost');
+      });
+      subscriber.on('ready', () => {
+        if (!dropped) return;
+        dropped = false;
+        gap('Redis back');
+      });
       subscriber.on('message', (fullChannel: string, message: string) => {
         const subscriptions = this.channels.get(fullChannel);
         if (!subscriptions) return;

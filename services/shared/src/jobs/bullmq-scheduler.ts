@@ -30,6 +30,8 @@ export class BullMqScheduler implements JobScheduler {
   private readonly handlers = new Map<string, JobHandler<unknown>>();
   private readonly queues = new Map<string, Queue>();
   private readonly workers = new Map<string, Worker>();
+  /** The repeating schedules asked for (name -> every ms), upserted again when Redis comes back. */
+  private readonly repeats = new Map<string, number>();
   private state: 'idle' | 'running' | 'stopped' = 'idle';
 
   constructor(options: BullMqSchedulerOptions) {
@@ -38,6 +40,35 @@ export class BullMqScheduler implements JobScheduler {
     // BullMQ requires maxRetriesPerRequest null: a worker's blocking read must outlast a Redis restart.
     this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
     this.connection.on('error', (err: Error) => this.options.logger.warn({ err }, 'Jobs Redis connection error'));
+    // A Redis that comes back may have lost its data (restarted without persistence, a failover): the
+    // repeating schedules (the sweeps) would then never run again. Upserting them is idempotent, so every
+    // reconnect after a drop puts them back.
+    let dropped = false;
+    this.connection.on('close', () => {
+      dropped = true;
+    });
+    this.connection.on('ready', () => {
+      if (!dropped || this.state === 'stopped') return;
+      dropped = false;
+      void this.restoreRepeats();
+    });
+  }
+
+  private async restoreRepeats(): Promise<void> {
+    for (const [name, everyMs] of this.repeats) {
+      try {
+        await this.upsertRepeat(name, everyMs);
+      } catch (err) {
+        this.options.logger.warn({ err, job: name }, 'Could not restore a repeating job after Redis came back');
+      }
+    }
+    if (this.repeats.size > 0)
+      this.options.logger.info({ jobs: [...this.repeats.keys()] }, 'Redis back: repeating jobs scheduled again');
+  }
+
+  private async upsertRepeat(name: string, everyMs: number): Promise<void> {
+    // Upserting by id keeps one schedule however many processes call this.
+    await this.queue(name).upsertJobScheduler(name, { every: everyMs }, { name, data: {}, opts: this.jobOptions() });
   }
 
   register<T>(name: string, handler: JobHandler<T>): void {
@@ -71,8 +102,8 @@ export class BullMqScheduler implements JobScheduler {
   async repeat(name: string, everyMs: number): Promise<void> {
     assertJobName(name);
     assertEveryMs(everyMs);
-    // Upserting by id keeps one schedule however many processes call this.
-    await this.queue(name).upsertJobScheduler(name, { every: everyMs }, { name, data: {}, opts: this.jobOptions() });
+    this.repeats.set(name, everyMs);
+    await this.upsertRepeat(name, everyMs);
   }
 
   async start(): Promise<void> {

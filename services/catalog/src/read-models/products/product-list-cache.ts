@@ -28,7 +28,8 @@ export class ProductListCache {
   ) {}
 
   async start(): Promise<void> {
-    this.unsubscribe = await this.pubsub.subscribe(CHANNEL, () => this.dropLocal());
+    // onGap: invalidations may have gone unheard while Redis was unreachable
+    this.unsubscribe = await this.pubsub.subscribe(CHANNEL, () => this.dropLocal(), { onGap: () => this.dropLocal() });
   }
 
   async stop(): Promise<void> {
