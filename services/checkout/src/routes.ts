@@ -225,7 +225,18 @@ export const CHECKOUT_ROUTES: RouteSpec[] = [
     responses: {
       200: '{status: recorded | ignored | duplicate | refund_due}',
       400: 'Invalid webhook signature',
-      503: 'Webhooks are not configured',
+      503: 'Webhooks are not configured, or this event is still being processed by another delivery',
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/payment/admin/refunds',
+    auth: 'admin',
+    service,
+    summary: 'Refunds of payments that could not become an order, newest first (amounts in rupees)',
+    responses: {
+      200: '[{razorpayPaymentId, razorpayOrderId, customerEmail, amount, reason, detail, status, refundId, dueAt, refundedAt, attempts, lastError}]',
+      ...ADMIN,
     },
   }),
 ];
