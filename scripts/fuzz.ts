@@ -3,7 +3,7 @@
  * default the local Postgres; REDIS_URL, default the local Redis) with seeded rows, sends generated requests
  * (valid and hostile) and prints per-route and per-status counts. Exits 1 on any 5xx answer or hang.
  *
- *   npm run fuzz -- [--requests 10000] [--seed 1] [--concurrency 16] [--timeout 10000]
+ *   npm run fuzz -- [--requests 10000] [--seed 1] [--concurrency 16] [--timeout 10000] [--samples]
  *   npm run fuzz -- --seed 1 --index 4711     # that one request again: what was sent and the answer
  */
 import { formatSummary, describeRequest, runFuzz, sendOne } from '../tests/fuzz/fuzz-runner.ts';
@@ -54,6 +54,9 @@ try {
       progressEvery: 2000,
     });
     console.log(formatSummary(summary));
+    if (process.argv.includes('--samples'))
+      for (const [route, byStatus] of Object.entries(summary.samples))
+        for (const [status, answer] of Object.entries(byStatus)) console.log(`${route} ${status}: ${answer.slice(0, 160)}`);
     failed = summary.failureCount > 0;
   }
 } finally {

@@ -43,6 +43,8 @@ export interface FuzzSummary {
   /** Connections ended with no answer at all (not counted as failures; reported). */
   noAnswer: number;
   slowestMs: number;
+  /** The first answer's start per route and status (what the shop said), for looking into. */
+  samples: Record<string, Record<string, string>>;
 }
 
 const isFailure = (o: Outcome) => o === 'hang' || (typeof o === 'number' && o >= 500);
@@ -131,6 +133,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     failureCount: 0,
     noAnswer: 0,
     slowestMs: 0,
+    samples: {},
   };
   const started = performance.now();
   let next = from;
@@ -148,9 +151,12 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
       const perRoute = (summary.byRoute[req.route] ??= {});
       perRoute[key] = (perRoute[key] ?? 0) + 1;
       if (key === 'no-answer') summary.noAnswer += 1;
+      const samples = (summary.samples[req.route] ??= {});
+      if (samples[key] === undefined) samples[key] = answer ?? '';
       if (isFailure(outcome)) {
         summary.failureCount += 1;
-        if (summary.failures.length < keep) summary.failures.push({ request: req, outcome, ...(answer ? { answer } : {}) });
+        if (summary.failures.length < keep)
+          summary.failures.push({ request: req, outcome, ...(answer ? { answer } : {}) });
       }
       if (opts.onProgress && summary.requests % (opts.progressEvery ?? 1000) === 0) opts.onProgress(summary.requests);
     }
@@ -205,7 +211,8 @@ export function formatSummary(s: FuzzSummary): string {
       ? 'no 5xx answers, no hangs'
       : `FAILED: ${s.failureCount} requests answered 5xx or hung; the first ${s.failures.length}:`,
     ...s.failures.map(
-      (f) => `${describeRequest(f.request, s.seed)}\n  outcome: ${f.outcome}${f.answer ? ` ${JSON.stringify(f.answer)}` : ''}`,
+      (f) =>
+        `${describeRequest(f.request, s.seed)}\n  outcome: ${f.outcome}${f.answer ? ` ${JSON.stringify(f.answer)}` : ''}`,
     ),
   ];
   return lines.join('\n');

@@ -20,7 +20,12 @@ import { routeKey } from './request-generator.ts';
 import { validValue, type Hints } from './zod-values.ts';
 
 const ADMIN = { email: 'fuzz-admin@shop.local', password: 'fuzz-admin-pass-123' };
-const SHOPPER = { name: 'Fuzz Shopper', email: 'fuzz-shopper@example.in', phone: '9876543210', password: 'fuzz-pass-123' };
+const SHOPPER = {
+  name: 'Fuzz Shopper',
+  email: 'fuzz-shopper@example.in',
+  phone: '9876543210',
+  password: 'fuzz-pass-123',
+};
 const JWT_SECRET = 'fuzz-secret-fuzz-secret-fuzz-secret';
 const WEBHOOK_SECRET = 'fuzz-webhook-secret';
 
@@ -94,7 +99,12 @@ type Json = Record<string, unknown>;
 
 async function seed(base: string, routes: readonly RouteSpec[]) {
   let n = 0;
-  const call = async (method: string, p: string, body?: unknown, token?: string): Promise<{ status: number; body: Json }> => {
+  const call = async (
+    method: string,
+    p: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<{ status: number; body: Json }> => {
     n += 1;
     const r = await fetch(`${base}${p}`, {
       method,
@@ -125,8 +135,9 @@ async function seed(base: string, routes: readonly RouteSpec[]) {
   const adminToken = adminSession.token as string;
   const userOf = (s: Json) => s.user as { id: string; email: string };
 
+  const shopperToken = shopperSession.token as string;
   const productIds: string[] = [];
-  for (const [i, name] of ['Fuzz Kurta', 'Fuzz Saree', 'Fuzz Dupatta'].entries()) {
+  for (const [i, name] of ['Fuzz Kurta', 'Fuzz Saree', 'Fuzz Dupatta', 'Fuzz Doomed Stole'].entries()) {
     const p = await must(
       'POST',
       '/api/products',
@@ -141,80 +152,128 @@ async function seed(base: string, routes: readonly RouteSpec[]) {
     );
     productIds.push(p.id as string);
   }
-  const collection = await must('POST', '/api/collections', { name: 'Fuzz Collection' }, adminToken);
-  await must('POST', `/api/collections/${String(collection.id)}/products`, { productId: productIds[0] }, adminToken);
-  const section = await must(
-    'POST',
-    '/api/home/sections',
-    { name: 'Fuzz Picks', contentType: 'products', contentIds: productIds.slice(0, 2) },
-    adminToken,
-  );
-  const coupon = await must(
-    'POST',
-    '/api/coupons',
-    { code: 'FUZZ10', discountType: 'percentage', discountValue: 10, minOrderAmount: 0, usageLimit: 1_000_000 },
-    adminToken,
-  );
-  const address = await must(
-    'POST',
-    '/api/addresses',
-    { name: SHOPPER.name, phone: SHOPPER.phone, addressLine1: '12 MG Road', city: 'Bengaluru', zipCode: '560001' },
-    shopperSession.token as string,
-  );
-
+  const doomedProduct = productIds.pop()!;
+  const collection = async (name: string) => {
+    const c = await must('POST', '/api/collections', { name }, adminToken);
+    await must('POST', `/api/collections/${String(c.id)}/products`, { productId: productIds[0] }, adminToken);
+    return String(c.id);
+  };
+  const section = async (name: string) =>
+    String(
+      (
+        await must(
+          'POST',
+          '/api/home/sections',
+          { name, contentType: 'products', contentIds: productIds.slice(0, 2) },
+          adminToken,
+        )
+      ).id,
+    );
+  const coupon = async (code: string) =>
+    String(
+      (
+        await must(
+          'POST',
+          '/api/coupons',
+          { code, discountType: 'percentage', discountValue: 10, minOrderAmount: 0, usageLimit: 1_000_000 },
+          adminToken,
+        )
+      ).id,
+    );
+  const address = async (line: string) =>
+    String(
+      (
+        await must(
+          'POST',
+          '/api/addresses',
+          { name: SHOPPER.name, phone: SHOPPER.phone, addressLine1: line, city: 'Bengaluru', zipCode: '560001' },
+          shopperToken,
+        )
+      ).id,
+    );
   // A paid order of the shopper's, so order numbers and payment ids exist.
-  const created = await must(
-    'POST',
-    '/api/payment/create-order',
-    {
-      amount: 1,
-      currency: 'INR',
-      receipt: 'rcpt_fuzz',
-      orderData: {
-        address: '12 MG Road, Bengaluru',
-        pincode: '560001',
-        customerName: SHOPPER.name,
-        customerPhone: SHOPPER.phone,
-        customerEmail: SHOPPER.email,
-        items: [{ productId: productIds[0], quantity: 1, size: null, color: null }],
+  const order = async (receipt: string) => {
+    const created = await must(
+      'POST',
+      '/api/payment/create-order',
+      {
+        amount: 1,
+        currency: 'INR',
+        receipt,
+        orderData: {
+          address: '12 MG Road, Bengaluru',
+          pincode: '560001',
+          customerName: SHOPPER.name,
+          customerPhone: SHOPPER.phone,
+          customerEmail: SHOPPER.email,
+          items: [{ productId: productIds[0], quantity: 1, size: null, color: null }],
+        },
       },
-    },
-    shopperSession.token as string,
-  );
-  const paid = await sandboxPay(`${base}/razorpay-sandbox`, created.id as string);
-  const verified = await must('POST', '/api/payment/verify', paid, shopperSession.token as string);
-  const orderNumber = verified.orderNumber as string | null;
+      shopperToken,
+    );
+    const paid = await sandboxPay(`${base}/razorpay-sandbox`, created.id as string);
+    const verified = await must('POST', '/api/payment/verify', paid, shopperToken);
+    return { razorpayOrderId: String(created.id), paid, orderNumber: verified.orderNumber as string | null };
+  };
+  // A testimonial, through the route table's own schema (submitting may need a delivered order: best effort).
+  const submit = routes.find((r) => routeKey(r) === 'POST /api/testimonials');
+  const rng = createRng(1);
+  const testimonial = async () => {
+    for (let i = 0; submit?.body && i < 5; i++) {
+      const t = await call('POST', '/api/testimonials', validValue(submit.body, { rng, hints: {} }), shopperToken);
+      if (t.status === 201 && typeof t.body.id === 'string') return [t.body.id];
+    }
+    return [];
+  };
+
+  // Each kind twice: one row for every method, one only DELETE is sent (so the others keep theirs).
+  const kept = {
+    collection: await collection('Fuzz Collection'),
+    section: await section('Fuzz Picks'),
+    coupon: await coupon('FUZZ10'),
+    address: await address('12 MG Road'),
+    order: await order('rcpt_fuzz'),
+    testimonial: await testimonial(),
+  };
+  const doomed = {
+    collection: await collection('Fuzz Doomed Collection'),
+    section: await section('Fuzz Doomed Picks'),
+    coupon: await coupon('FUZZDOOMED'),
+    address: await address('13 MG Road'),
+    order: await order('rcpt_fuzz_doomed'),
+    testimonial: await testimonial(),
+  };
   // An unpaid order too (webhooks and verify may pay or fail it).
   const open = await must('POST', '/api/payment/create-order', { amount: 250, receipt: 'rcpt_open' });
-
-  // A testimonial, through the route table's own schema (submitting may need a delivered order: best effort).
-  const testimonialIds: string[] = [];
-  const submit = routes.find((r) => routeKey(r) === 'POST /api/testimonials');
-  if (submit?.body) {
-    const rng = createRng(1);
-    for (let i = 0; i < 5 && testimonialIds.length === 0; i++) {
-      const t = await call('POST', '/api/testimonials', validValue(submit.body, { rng, hints: {} }), shopperSession.token as string);
-      if (t.status === 201 && typeof t.body.id === 'string') testimonialIds.push(t.body.id);
-    }
-  }
+  const orderNumbers = (o: typeof kept.order) => (o.orderNumber ? [o.orderNumber] : []);
+  const paymentOrders = [kept.order.razorpayOrderId, doomed.order.razorpayOrderId, String(open.id)];
 
   const hints: Hints = {
     'param:/api/products/:id': productIds,
-    'param:/api/collections/:id': [String(collection.id)],
-    'param:/api/home/sections/:id': [String(section.id)],
-    'param:/api/coupons/:id': [String(coupon.id)],
-    'param:/api/addresses/:id': [String(address.id)],
-    'param:/api/testimonials/admin/:id': testimonialIds,
-    'param:/api/orders/admin/:orderNumber': orderNumber ? [orderNumber] : [],
+    'param:DELETE /api/products/:id': [doomedProduct],
+    'param:/api/collections/:id': [kept.collection],
+    'param:DELETE /api/collections/:id': [doomed.collection],
+    'param:/api/home/sections/:id': [kept.section],
+    'param:DELETE /api/home/sections/:id': [doomed.section],
+    'param:/api/coupons/:id': [kept.coupon],
+    'param:DELETE /api/coupons/:id': [doomed.coupon],
+    'param:/api/addresses/:id': [kept.address],
+    'param:DELETE /api/addresses/:id': [doomed.address],
+    'param:/api/testimonials/admin/:id': kept.testimonial,
+    'param:DELETE /api/testimonials/admin/:id': doomed.testimonial,
+    'param:/api/orders/admin/:orderNumber': orderNumbers(kept.order),
+    'param:DELETE /api/orders/admin/:orderNumber': orderNumbers(doomed.order),
     'field:productId': productIds,
-    'field:contentIds': [...productIds, String(collection.id)],
+    'field:contentIds': [...productIds, kept.collection],
+    'field:collection': [kept.collection],
     'field:code': ['FUZZ10'],
     'field:couponCode': ['FUZZ10'],
-    'field:razorpay_order_id': [String(created.id), String(open.id)],
-    'field:razorpay_payment_id': [paid.razorpay_payment_id],
-    'field:razorpay_signature': [paid.razorpay_signature],
-    'field:order_id': [String(created.id), String(open.id)],
-    'field:orderId': [String(created.id), String(open.id)],
+    'field:razorpay_order_id': paymentOrders,
+    'field:razorpay_payment_id': [kept.order.paid.razorpay_payment_id],
+    'field:razorpay_signature': [kept.order.paid.razorpay_signature],
+    'field:order_id': paymentOrders,
+    'field:orderId': paymentOrders,
+    'field:razorpayOrderId': paymentOrders,
     'field:email': [SHOPPER.email, ADMIN.email],
     'field:customerEmail': [SHOPPER.email],
     'field:password': [SHOPPER.password],

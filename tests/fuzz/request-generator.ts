@@ -96,7 +96,10 @@ export class RequestGenerator {
         segment = hostileSegment(rng);
         variant.push(`param ${name} ${JSON.stringify(segment.slice(0, 40))}`);
       } else {
-        const hinted = this.target.hints[`param:${prefix}/:${name}`];
+        // A method's own pool first: DELETE gets rows seeded to be deleted, so the others keep theirs.
+        const hinted =
+          this.target.hints[`param:${route.method.toUpperCase()} ${prefix}/:${name}`] ??
+          this.target.hints[`param:${prefix}/:${name}`];
         const value =
           hinted?.length && rng.chance(0.8)
             ? rng.pick(hinted)
@@ -144,7 +147,8 @@ export class RequestGenerator {
       headers['x-forwarded-for'] = xff;
       variant.push(`x-forwarded-for ${JSON.stringify(xff.slice(0, 30))}`);
     }
-    if (rng.chance(0.1)) headers['accept-encoding'] = rng.pick(['gzip', 'br', 'deflate', 'identity', '*', 'gzip;q=x, junk']);
+    if (rng.chance(0.1))
+      headers['accept-encoding'] = rng.pick(['gzip', 'br', 'deflate', 'identity', '*', 'gzip;q=x, junk']);
     if (rng.chance(0.05)) {
       headers['x-request-id'] = rng.pick(['../../x', 'a'.repeat(500), '<script>', '']);
       variant.push('x-request-id odd');
@@ -321,7 +325,11 @@ function hostileMultipart(value: unknown, rng: Rng): RawBody {
   const boundary = `----fuzz${rng.int(0, 1e9)}`;
   const type = `multipart/form-data; boundary=${boundary}`;
   const part = (headers: string, content: string | Buffer) =>
-    Buffer.concat([Buffer.from(`--${boundary}${CRLF}${headers}${CRLF}${CRLF}`), Buffer.from(content), Buffer.from(CRLF)]);
+    Buffer.concat([
+      Buffer.from(`--${boundary}${CRLF}${headers}${CRLF}${CRLF}`),
+      Buffer.from(content),
+      Buffer.from(CRLF),
+    ]);
   const end = Buffer.from(`--${boundary}--${CRLF}`);
   const file = (name: string, filename: string, ctype: string, bytes: Buffer) =>
     part(`Content-Disposition: form-data; name="${name}"; filename="${filename}"${CRLF}Content-Type: ${ctype}`, bytes);
@@ -331,7 +339,11 @@ function hostileMultipart(value: unknown, rng: Rng): RawBody {
     case 0:
       return { name: 'multipart: other boundary', contentType: 'multipart/form-data; boundary=nope', bytes: valid };
     case 1:
-      return { name: 'multipart: cut short', contentType: type, bytes: valid.subarray(0, Math.floor(valid.length / 2)) };
+      return {
+        name: 'multipart: cut short',
+        contentType: type,
+        bytes: valid.subarray(0, Math.floor(valid.length / 2)),
+      };
     case 2:
       return { name: 'multipart: junk bytes', contentType: type, bytes: Buffer.from('\x00\xff junk \r\n--x') };
     case 3:
@@ -381,7 +393,11 @@ function hostileMultipart(value: unknown, rng: Rng): RawBody {
       return {
         name: 'multipart: traversal file name',
         contentType: type,
-        bytes: Buffer.concat([valid.subarray(0, valid.length - end.length), file('image', '../../../etc/passwd', 'image/png', TINY_PNG), end]),
+        bytes: Buffer.concat([
+          valid.subarray(0, valid.length - end.length),
+          file('image', '../../../etc/passwd', 'image/png', TINY_PNG),
+          end,
+        ]),
       };
     case 10:
       return {
@@ -397,7 +413,10 @@ function hostileMultipart(value: unknown, rng: Rng): RawBody {
       return {
         name: 'multipart: field over 1 MB',
         contentType: type,
-        bytes: Buffer.concat([part('Content-Disposition: form-data; name="description"', 'A'.repeat(1.1 * 1024 * 1024)), end]),
+        bytes: Buffer.concat([
+          part('Content-Disposition: form-data; name="description"', 'A'.repeat(1.1 * 1024 * 1024)),
+          end,
+        ]),
       };
     case 12:
       return {

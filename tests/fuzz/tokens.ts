@@ -85,7 +85,8 @@ export class TokenBox {
       'query-token',
       'huge',
     ];
-    const right: TokenKind = auth === 'admin' ? 'admin' : auth === 'service' ? 'service' : auth === 'user' ? 'user' : 'none';
+    const right: TokenKind =
+      auth === 'admin' ? 'admin' : auth === 'service' ? 'service' : auth === 'user' ? 'user' : 'none';
     const chosen = rng.weighted<TokenKind | 'bad'>([
       [auth === 'public' || auth === 'signed' ? 45 : 60, right],
       [10, auth === 'admin' ? 'user' : 'admin'],

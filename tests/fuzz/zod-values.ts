@@ -50,8 +50,9 @@ const accepts = (s: Schema, v: unknown): boolean => {
 };
 
 /**
- * Values a caller knows to exist (seeded ids, codes), by path-parameter key (`param:/api/products/:id`) or
- * by field name (`field:productId`): used most of the time where they match, so handlers find their rows.
+ * Values a caller knows to exist (seeded ids, codes), by path-parameter key (`param:/api/products/:id`, or
+ * one method's own: `param:DELETE /api/products/:id`) or by field name (`field:productId`): used most of the
+ * time where they match, so handlers find their rows.
  */
 export type Hints = Record<string, readonly string[]>;
 
@@ -134,7 +135,7 @@ function validString(def: Def, ctx: GenContext): string {
   }
   const fits = (s: string) => s.length >= min && s.length <= max && patterns.every((p) => p.test(s));
   const hinted = ctx.field ? ctx.hints[`field:${ctx.field}`] : undefined;
-  if (hinted?.length && rng.chance(0.85)) {
+  if (hinted?.length && rng.chance(0.7)) {
     const h = rng.pick(hinted);
     if (fits(h)) return h;
   }
@@ -168,7 +169,17 @@ function validNumber(def: Def, rng: Rng): number {
     if (c.check === 'number_format' && c.format && /int/.test(c.format)) int = true;
   }
   if (!loSet) lo = 0; // prices, quantities, percentages: mostly non-negative in this shop
-  hi = Math.min(hi, lo + rng.pick([5, 100, 5000, 100_000]));
+  // mostly small (quantities, rupees), sometimes large
+  hi = Math.min(
+    hi,
+    lo +
+      rng.weighted([
+        [4, 5],
+        [3, 100],
+        [2, 5000],
+        [1, 100_000],
+      ]),
+  );
   const v = lo + rng.next() * (hi - lo);
   return int ? Math.max(Math.ceil(lo), Math.min(Math.floor(hi), Math.round(v))) : Math.round(v * 100) / 100;
 }
@@ -180,6 +191,12 @@ export function generateValid(schema: Schema, ctx: GenContext): unknown {
   const def = defOf(schema);
   const inner = (s: Schema, extra: Partial<GenContext> = {}) =>
     generateValid(s, { ...ctx, depth: depth + 1, ...extra });
+  // A known value for this field (a seeded id, a real coupon code), when the schema takes it.
+  const hinted = ctx.field ? ctx.hints[`field:${ctx.field}`] : undefined;
+  if (hinted?.length && rng.chance(0.7)) {
+    const h = rng.pick(hinted);
+    if (accepts(schema, h)) return h;
+  }
   switch (def.type) {
     case 'string': {
       const v = validString(def, ctx);
