@@ -184,6 +184,13 @@ describe('refunds', () => {
     expect(first.status).toBe(409);
     const again = await deliver(eventId, captured(payment));
     expect(again.status).toBe(409); // processed again, not answered 'duplicate'
+    // concurrent deliveries of a failing event: each waits for the one at work, then tries in its turn
+    const together = await Promise.all(Array.from({ length: 5 }, () => deliver(`${eventId}_b`, captured(payment))));
+    expect(together.map((d) => d.status)).toEqual([409, 409, 409, 409, 409]);
+    const claims = await shop.db.pool.query('SELECT 1 FROM checkout.webhook_events WHERE event_id LIKE $1', [
+      `${eventId}%`,
+    ]);
+    expect(claims.rowCount).toBe(0); // every failed claim was given up
   });
 
   it('shows refunds to admins only', async () => {
