@@ -28,6 +28,8 @@ export class RedisCache implements Cache {
   private readonly unsynced = new Set<string>();
   private repairing: Promise<void> | undefined;
   private downSince: number | undefined;
+  /** Until the first connection, commands wait for it (start-up); after one was lost, they fail fast. */
+  private everReady = false;
 
   constructor(options: RedisCacheOptions) {
     this.prefix = options.prefix ?? 'shop:cache:';
@@ -35,7 +37,9 @@ export class RedisCache implements Cache {
     ({ client: this.client, owned: this.owned } = openRedis(options.connection, this.logger, 'cache', {
       failFast: true,
     }));
+    this.everReady = this.client.status === 'ready'; // a borrowed client may be connected already
     this.client.on('ready', () => {
+      this.everReady = true;
       if (this.unsynced.size > 0) this.repairing ??= this.repair();
     });
   }
@@ -65,7 +69,8 @@ export class RedisCache implements Cache {
   }
 
   async ping(): Promise<void> {
-    if (this.client.status !== 'ready') throw new Error(`Redis unreachable (connection ${this.client.status})`);
+    if (this.client.status !== 'ready' && this.everReady)
+      throw new Error(`Redis unreachable (connection ${this.client.status})`);
     await this.client.ping();
   }
 
@@ -75,7 +80,7 @@ export class RedisCache implements Cache {
 
   /** Whether Redis may be asked now: connected, and no skipped write left to undo. */
   private async usable(): Promise<boolean> {
-    if (this.client.status !== 'ready') return false;
+    if (this.client.status !== 'ready' && this.everReady) return false;
     if (this.unsynced.size > 0) {
       this.repairing ??= this.repair();
       await this.repairing;

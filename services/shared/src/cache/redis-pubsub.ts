@@ -32,6 +32,7 @@ export class RedisPubSub implements PubSub {
   private readonly subscribed = new Set<string>();
   /** Per channel, the last SUBSCRIBE/UNSUBSCRIBE in flight, so they apply in call order. */
   private readonly syncs = new Map<string, Promise<void>>();
+  private publisherWasReady = false;
 
   constructor(options: RedisPubSubOptions) {
     this.prefix = options.prefix ?? 'shop:pubsub:';
@@ -39,11 +40,14 @@ export class RedisPubSub implements PubSub {
     ({ client: this.publisher, owned: this.ownsPublisher } = openRedis(options.connection, this.logger, 'pubsub', {
       failFast: true,
     }));
+    this.publisher.once('ready', () => (this.publisherWasReady = true));
+    if (this.publisher.status === 'ready') this.publisherWasReady = true;
   }
 
   /** Fails at once while Redis is unreachable (the message is lost; subscribers hear of the gap later). */
   async publish(channel: string, message: string): Promise<void> {
-    if (this.publisher.status !== 'ready')
+    // before the first connection, a publish waits for it (start-up); after one was lost, it fails at once
+    if (this.publisher.status !== 'ready' && this.publisherWasReady)
       throw new UnavailableError(`Redis unreachable (connection ${this.publisher.status}): not published`);
     await this.publisher.publish(this.prefix + channel, message);
   }
