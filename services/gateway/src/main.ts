@@ -66,6 +66,7 @@ if (config.SERVICE_URLS) {
     logger,
     metrics: new Metrics('gateway'),
     metricsToken: config.METRICS_TOKEN,
+    corsOrigins: config.CORS_ORIGINS,
     productList,
     mount: (a) => {
       if (sandbox) a.use(SANDBOX_PATH, sandbox.router);

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { Express, Request, Response } from 'express';
 import express from 'express';
-import { errorHandler, requestContext } from '@shop/shared/http/app';
+import { errorHandler, refuseUnreadableBodies, requestContext } from '@shop/shared/http/app';
+import { corsPolicy, parseCorsOrigins, securityHeaders } from '@shop/shared/http/security';
 import { requireMetricsAccess } from '@shop/shared/observability/metrics-access';
 import { UnavailableError } from '@shop/shared/errors/errors';
 import { compressResponses } from '@shop/shared/http/compression';
@@ -9,8 +10,8 @@ import type { ProductListCache } from '@shop/catalog';
 import { SERVICE_ROUTES } from '@shop/shared/runtime/service';
 import type { Logger } from '@shop/shared/observability/logger';
 import type { Metrics } from '@shop/shared/observability/metrics';
-import { serveWebApp } from './web.ts';
 import { apiDocsRouter } from './api-docs.ts';
+import { serveWebApp } from './web.ts';
 
 /** Parses SERVICE_URLS ("catalog=http://127.0.0.1:8081,accounts=...") into a map. */
 export function parseServiceUrls(spec: string): Map<string, URL> {
@@ -33,6 +34,12 @@ export function ownerOf(pathname: string): string | undefined {
   }
   return undefined;
 }
+
+/** The largest body forwarded: JSON_BODY_LIMIT (1 MB), as the services read it. */
+const MAX_FORWARDED_BODY_BYTES = 1024 * 1024;
+/** The largest multipart form forwarded: the home page's 20 slides of 5 MB images and the text fields. */
+const MAX_FORWARDED_FORM_BYTES = 128 * 1024 * 1024;
+const TOO_LARGE = { message: 'Request body too large' };
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -57,12 +64,19 @@ export function createProxyGateway(opts: {
   productList?: ProductListCache;
   /** Bearer token Prometheus sends for /metrics (METRICS_TOKEN); admins' tokens work too. */
   metricsToken?: string;
+  /** CORS_ORIGINS: other origins whose pages may call the API (default: none, same-origin only). */
+  corsOrigins?: string;
 }): Express {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
   app.use(requestContext({ logger: opts.logger, metrics: opts.metrics }));
+  // The services' headers and CORS policy, on the gateway's own answers and on what it forwards.
+  app.use(securityHeaders());
+  const cors = corsPolicy(parseCorsOrigins(opts.corsOrigins));
+  if (cors) app.use(cors);
+  app.use(refuseUnreadableBodies);
   // Answers the services compressed already pass through as they are (compression skips encoded bodies).
   app.use(compressResponses());
 
@@ -105,6 +119,9 @@ export function createProxyGateway(opts: {
     res.end(await opts.metrics.registry.metrics());
   });
 
+  // The API's OpenAPI document and docs page, from the route table: the gateway answers them itself.
+  app.use(apiDocsRouter());
+
   opts.mount?.(app);
 
   const list = opts.productList;
@@ -119,9 +136,6 @@ export function createProxyGateway(opts: {
       res.setHeader('X-Cache', 'gateway');
       res.end(body);
     });
-  // The API's OpenAPI document and docs page, from the route table: the gateway answers them itself.
-  app.use(apiDocsRouter());
-
     // A write through this gateway drops its copy once answered, so the writer's next read is fresh
     // (other gateways hear of it by pub/sub).
     app.use(['/api/products', '/api/payment'], (req, res, next) => {
@@ -131,6 +145,29 @@ export function createProxyGateway(opts: {
   }
 
   const forward = (req: Request, res: Response, target: URL) => {
+    // Too large a body is answered 413 here, before any of it is forwarded when its length is declared; a
+    // chunked one is cut when it passes the limit. Either way the rest of the body is read and dropped
+    // (Node does so once the answer is sent), so the client gets the 413 rather than a reset connection.
+    const maxBytes = req.is('multipart/form-data') ? MAX_FORWARDED_FORM_BYTES : MAX_FORWARDED_BODY_BYTES;
+    if (Number(req.headers['content-length'] ?? 0) > maxBytes) return void res.status(413).json(TOO_LARGE);
+    // Set once this request no longer needs the service: its upstream errors are then of no interest.
+    let done = false;
+    /** Stops forwarding the client's body and reads the rest of it into the void. */
+    const stopForwarding = () => {
+      done = true;
+      req.unpipe(upstream);
+      upstream.destroy();
+      req.resume();
+    };
+    if (req.headers['content-length'] === undefined) {
+      let seen = 0;
+      req.on('data', (chunk: Buffer) => {
+        seen += chunk.length;
+        if (seen <= maxBytes || done) return;
+        if (!res.headersSent) res.status(413).json(TOO_LARGE);
+        stopForwarding();
+      });
+    }
     const headers: http.OutgoingHttpHeaders = {};
     for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k)) headers[k] = v;
     headers['x-request-id'] = String(req.id);
@@ -144,9 +181,15 @@ export function createProxyGateway(opts: {
         res.writeHead(up.statusCode ?? 502, out);
         if (String(up.headers['content-type']).startsWith('text/event-stream')) res.flushHeaders();
         up.pipe(res);
+        // A service that answered before reading the whole body (a 413, a 401) leaves the rest unread: piping
+        // it on would stall once the socket buffers fill, and the client's connection with it.
+        up.once('end', () => {
+          if (!req.complete) stopForwarding();
+        });
       },
     );
     upstream.on('error', (err) => {
+      if (done) return;
       req.log.error({ err, target: target.origin }, 'upstream failed');
       if (!res.headersSent) res.status(502).json({ message: 'Service temporarily unavailable, please try again' });
       else res.destroy(err);

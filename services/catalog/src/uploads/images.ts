@@ -4,9 +4,14 @@ import path from 'node:path';
 import type { RequestHandler } from 'express';
 import multer from 'multer';
 import { AppError, ValidationError } from '@shop/shared/errors/errors';
+import { PayloadTooLargeError } from '@shop/shared/http/app';
 import { assertSafeText } from '@shop/shared/http/safe-text';
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** The most one text field of a form may hold (the home page's sections JSON is the largest). */
+export const MAX_FORM_FIELD_BYTES = 1024 * 1024;
+/** Room in a form for its text fields and the multipart framing, beside its images. */
+const FORM_FIELDS_ALLOWANCE_BYTES = 2 * 1024 * 1024;
 
 /** Image types accepted for upload, recognised by their first bytes (never by name or claimed type). */
 const SIGNATURES: Array<{ ext: string; test: (b: Buffer) => boolean }> = [
@@ -30,7 +35,7 @@ export function imageExtension(bytes: Buffer): string | null {
 /** Multer for one optional `image` file held in memory, size-limited; other files are refused. */
 export const imageUpload = multer({
   storage: multer.memoryStorage(),
-  limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 50 },
+  limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 50, fieldSize: MAX_FORM_FIELD_BYTES },
   fileFilter: (_req, file, cb) => {
     if (!file.mimetype.startsWith('image/')) return cb(new ValidationError('Only image files are allowed'));
     cb(null, true);
@@ -43,7 +48,7 @@ export const imageUpload = multer({
  * text fields holding NUL or lone surrogates are refused naming the field, as JSON bodies are at the edge.
  */
 export function productFormParser(): RequestHandler {
-  return formParser(imageUpload.single('image'));
+  return formParser(imageUpload.single('image'), 1);
 }
 
 /**
@@ -55,7 +60,7 @@ export function numberedImagesFormParser(prefix: string, slots: number): Request
   const numbered = new RegExp(`^${prefix}(0|[1-9]\\d*)$`);
   const upload = multer({
     storage: multer.memoryStorage(),
-    limits: { fileSize: MAX_IMAGE_BYTES, files: slots, fields: 50 },
+    limits: { fileSize: MAX_IMAGE_BYTES, files: slots, fields: 50, fieldSize: MAX_FORM_FIELD_BYTES },
     fileFilter: (_req, file, cb) => {
       const slot = numbered.exec(file.fieldname);
       if (!slot || Number(slot[1]) >= slots)
@@ -68,12 +73,23 @@ export function numberedImagesFormParser(prefix: string, slots: number): Request
       cb(null, true);
     },
   });
-  return formParser(upload.any());
+  return formParser(upload.any(), slots);
 }
 
-/** Runs a multer handler; malformed bodies and unsafe text in the fields become 400s. */
-function formParser(upload: RequestHandler): RequestHandler {
+/**
+ * Runs a multer handler; malformed bodies and unsafe text in the fields become 400s. A body whose
+ * Content-Length is more than `images` full-size images and the fields could be is refused 413 before it
+ * is read; multer's own limits (each image, each field) hold for a body sent without one (chunked).
+ */
+function formParser(upload: RequestHandler, images: number): RequestHandler {
+  const maxBytes = images * MAX_IMAGE_BYTES + FORM_FIELDS_ALLOWANCE_BYTES;
   return (req, res, next) => {
+    if (req.is('multipart/form-data') && Number(req.headers['content-length'] ?? 0) > maxBytes)
+      return next(
+        new PayloadTooLargeError(
+          `Request body too large: a form may hold at most ${images} image${images === 1 ? '' : 's'} of ${MAX_IMAGE_BYTES / 1024 / 1024} MB each and its fields`,
+        ),
+      );
     upload(req, res, (err?: unknown) => {
       if (err) return next(uploadError(err));
       try {
