@@ -51,6 +51,10 @@ const sizeQuantities = z
         ctx.addIssue({ code: 'custom', message: `Size label ${label} is repeated` });
       else if (!Number.isInteger(count) || count < 0)
         ctx.addIssue({ code: 'custom', message: `Quantity for size ${label} must be a whole number of at least 0` });
+      // as the product's quantity: a count past Postgres's integer would be written to the log and then
+      // parked by every projection of it
+      else if (count > 1_000_000)
+        ctx.addIssue({ code: 'custom', message: `Quantity for size ${label} must be at most 1000000` });
       seen.add(label.toUpperCase());
       out.push([label, count]);
     }

@@ -52,8 +52,31 @@ export function assertSafeText(value: unknown, root = ''): void {
   }
 }
 
+/** How deep a JSON body may nest (arrays and objects); the shop's deepest body (the home page) uses 4. */
+export const MAX_BODY_DEPTH = 32;
+
 /**
- * Refuses, at the edge, a request whose JSON body, query or path holds a NUL character or a lone surrogate:
+ * Throws a 400 when `value` nests arrays or objects more than `max` levels deep (walked without recursion).
+ * JSON.parse takes any depth, but code that meets such a value recursively (String() of an array, the pg
+ * driver serialising a parameter, a schema library) overflows the stack: a RangeError, a 500.
+ */
+export function assertShallow(value: unknown, max = MAX_BODY_DEPTH): void {
+  const stack: Array<{ v: unknown; depth: number }> = [{ v: value, depth: 0 }];
+  while (stack.length > 0) {
+    const { v, depth } = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) {
+      const message = `Request body is nested too deeply (at most ${max} levels of arrays and objects)`;
+      throw new ValidationError(message, [{ path: 'body', message }]);
+    }
+    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>))
+      if (child !== null && typeof child === 'object') stack.push({ v: child, depth: depth + 1 });
+  }
+}
+
+/**
+ * Refuses, at the edge, a request whose JSON body nests deeper than MAX_BODY_DEPTH (see assertShallow), or
+ * whose JSON body, query or path holds a NUL character or a lone surrogate:
  * Postgres cannot store either (text refuses NUL, jsonb refuses both), so they would otherwise surface as
  * 500s deep in a handler. Multipart text fields are parsed later, by the route; they are checked there.
  */
@@ -70,7 +93,10 @@ export function refuseUnsafeText(): RequestHandler {
         if (decoded !== undefined) assertSafeText(decoded, 'path');
       }
       if (req.url.includes('?')) assertSafeText(req.query, 'query');
-      if (req.body !== undefined) assertSafeText(req.body);
+      if (req.body !== undefined) {
+        assertShallow(req.body);
+        assertSafeText(req.body);
+      }
       next();
     } catch (err) {
       next(err);
