@@ -67,6 +67,11 @@ export class RateLimitStore {
     }
   }
 
+  /** Whether counts go to Redis right now (false without Redis, and while Redis is unreachable). */
+  get sharing(): boolean {
+    return this.client?.status === 'ready';
+  }
+
   /**
    * The limiter named `name` (one per kind of limit: its own counts): `points` per `durationSeconds`
    * fixed window per key. The same name always gives the same limiter, with the terms it was first made with.
