@@ -63,6 +63,12 @@ describe('SIGTERM to the shop (embedded default)', () => {
     while (!sse.events.includes('stats') && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     expect(sse.events.slice(0, 2)).toEqual(['ready', 'stats']);
 
+    // Open the crowd's keep-alive connections first, so its requests reach the shop at once rather than while
+    // their connections are still being made.
+    const warm = await Promise.all(
+      Array.from({ length: BUYERS + READS }, () => attempt(`${s.base}/api/products/${product.body.id}`)),
+    );
+    expect(warm.filter((o) => o.status !== 200)).toEqual([]);
     // The crowd: create-orders (each calls the payment sandbox over HTTP) and catalogue reads, all at once.
     const t0 = performance.now();
     const clock = () => performance.now() - t0;

@@ -2,7 +2,7 @@ import { ConfigError, loadConfig, type Config } from '@shop/shared/config/config
 import { listenWhileStarting } from '@shop/shared/http/starting';
 import { createLogger } from '@shop/shared/observability/logger';
 import { Metrics } from '@shop/shared/observability/metrics';
-import { gateRequests } from '@shop/shared/runtime/graceful-shutdown';
+import { gateRequests, SHUTDOWN_LINGER_MS } from '@shop/shared/runtime/graceful-shutdown';
 import { handleProcessSignals } from '@shop/shared/runtime/host';
 import { warnIfWeakJwtSecret } from '@shop/shared/runtime/infrastructure';
 import { createRazorpaySandbox, paymentSettings, SANDBOX_PATH } from '@shop/checkout';
@@ -73,26 +73,26 @@ if (config.SERVICE_URLS) {
     },
   });
   const { port, server } = listening;
-  logger.info({ port, paymentSandbox: payments.sandbox }, 'gateway listening');
   const gate = gateRequests(server, {
     service: 'gateway',
     passThrough: sandbox ? (req) => (req.url ?? '').startsWith(`${SANDBOX_PATH}/`) : undefined,
     logger,
   });
   listening.ready(app);
+  logger.info({ port, paymentSandbox: payments.sandbox }, 'gateway listening');
   console.log(
     `Gateway (distributed) on http://127.0.0.1:${port}${payments.sandbox ? ' (payments: built-in Razorpay sandbox)' : ''}`,
   );
   // New requests are told "Shutting down", proxied push streams end, requests in flight finish (bounded).
   handleProcessSignals({ logger }, async () => {
-    await gate.drain();
+    await gate.drain({ lingerMs: SHUTDOWN_LINGER_MS });
     await productList?.stop();
     await sandbox?.close();
     await sandboxPool?.end();
   });
 } else {
   const shop = await startShop(config);
-  handleProcessSignals(shop.infra, shop.close);
+  handleProcessSignals(shop.infra, () => shop.close({ lingerMs: SHUTDOWN_LINGER_MS }));
   const m = config.mode;
   console.log(
     [

@@ -19,7 +19,8 @@ export interface RunningShop {
   webServed: boolean;
   /** true when the built-in Razorpay sandbox stands in for Razorpay. */
   paymentSandbox: boolean;
-  close(): Promise<void>;
+  /** Graceful stop (see RequestGate.drain); `lingerMs`: keep answering "Shutting down" at least this long. */
+  close(opts?: { lingerMs?: number }): Promise<void>;
 }
 
 /**
@@ -73,8 +74,6 @@ async function startOn(config: Config, opts: { seed?: boolean }, listening: Star
     },
   });
   const running = await startModules(infra, modules, SERVICE_SCHEMAS);
-  listening.ready(app);
-  return {
   // A create-order in flight calls the sandbox over HTTP (it stands in for Razorpay's servers): it is still
   // served while the shop drains.
   const gate = gateRequests(server, {
@@ -82,16 +81,18 @@ async function startOn(config: Config, opts: { seed?: boolean }, listening: Star
     passThrough: sandbox ? (req) => (req.url ?? '').startsWith(`${SANDBOX_PATH}/`) : undefined,
     logger: infra.logger,
   });
+  listening.ready(app);
+  return {
     url,
     port,
     infra,
     server,
     webServed,
     paymentSandbox: checkout.settings.sandbox,
-    async close() {
+    async close({ lingerMs = 0 }: { lingerMs?: number } = {}) {
       // New requests are told "Shutting down"; push streams end; requests in flight finish (bounded), with
       // the consumers they may wait on (read-your-writes) still running. Then everything else stops.
-      await gate.drain({ endStreams: () => running.drain() });
+      await gate.drain({ lingerMs, endStreams: () => running.drain() });
       await running.stop();
       await sandbox?.close();
       await infra.close();

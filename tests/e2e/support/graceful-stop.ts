@@ -99,19 +99,22 @@ export function exitOf(child: ChildProcess): Promise<number | string> {
  * Polls `url` on fresh connections until `exited` settles and sorts what it saw: refused connections, 503
  * "Shutting down", and anything else. A connection still in the kernel's accept queue when the process stops
  * listening is reset by the kernel (Linux has no way to stop accepting and keep the queue): those count as
- * refused, and are counted apart (`resetAtClose`).
+ * refused, and are counted apart (`resetAtClose`). Signals arrive asynchronously: 200s before the first sign
+ * of the stop are counted apart too (`beforeStop`); a 200 after it is an `other`.
  */
 export async function probeWhileStopping(
   url: string,
   exited: Promise<unknown>,
-): Promise<{ refused: number; resetAtClose: number; shuttingDown: Outcome[]; other: Outcome[] }> {
+): Promise<{ beforeStop: number; refused: number; resetAtClose: number; shuttingDown: Outcome[]; other: Outcome[] }> {
   let done = false;
   void exited.then(() => (done = true));
-  const seen = { refused: 0, resetAtClose: 0, shuttingDown: [] as Outcome[], other: [] as Outcome[] };
+  const seen = { beforeStop: 0, refused: 0, resetAtClose: 0, shuttingDown: [] as Outcome[], other: [] as Outcome[] };
   while (!done) {
     // A new connection each time: a kept-alive one would not show whether new connections are taken.
     const o = await attempt(url, { headers: { connection: 'close' }, timeoutMs: 5000 });
-    if (o.status === 'refused') seen.refused++;
+    const stopping = seen.refused + seen.resetAtClose + seen.shuttingDown.length > 0;
+    if (o.status === 200 && !stopping) seen.beforeStop++;
+    else if (o.status === 'refused') seen.refused++;
     else if (o.status === 'reset') seen.resetAtClose++;
     else if (o.status === 503 && (o.body as { message?: string } | undefined)?.message === 'Shutting down')
       seen.shuttingDown.push(o);

@@ -5,6 +5,13 @@ import type { Logger } from '../observability/logger.ts';
 export const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
+ * How long a process that received SIGTERM keeps listening (answering "Shutting down") even when nothing is
+ * in flight: clients that connected just before the signal get that answer instead of a reset, and a load
+ * balancer polling /api/health sees the 503 and stops sending.
+ */
+export const SHUTDOWN_LINGER_MS = 1000;
+
+/**
  * The answer of a process that is shutting down: 503 `{"message":"Shutting down"}` with `Connection: close`
  * on every path (on /api/health a status of `shutting down`), so a client or load balancer goes elsewhere.
  */
@@ -34,10 +41,11 @@ export interface RequestGate {
   /**
    * Graceful stop of the HTTP side: from now on every new request (but those `passThrough` lets in) is
    * answered 503 "Shutting down" and its connection closed; `endStreams` ends long-lived responses (push
-   * streams); requests in flight get up to `graceMs` to finish, then every connection is closed and the
-   * server stops listening. Resolves with how many requests were cut at the bound.
+   * streams); requests in flight get up to `graceMs` to finish (and the listener stays open at least
+   * `lingerMs`), then every connection is closed and the server stops listening. Resolves with how many
+   * requests were cut at the bound.
    */
-  drain(opts?: { graceMs?: number; endStreams?: () => Promise<void> }): Promise<{ cut: number }>;
+  drain(opts?: { graceMs?: number; lingerMs?: number; endStreams?: () => Promise<void> }): Promise<{ cut: number }>;
 }
 
 const isEventStream = (res: ServerResponse) =>
@@ -78,12 +86,12 @@ export function gateRequests(
     get inFlight() {
       return inFlight.size;
     },
-    async drain({ graceMs = SHUTDOWN_GRACE_MS, endStreams } = {}) {
+    async drain({ graceMs = SHUTDOWN_GRACE_MS, lingerMs = 0, endStreams } = {}) {
+      const began = Date.now();
       draining = true;
       for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
-      // Idle keep-alive connections would carry a next request: close them (the client reconnects and is
-      // told "Shutting down", or finds another process).
-      server.closeIdleConnections();
+      // Idle keep-alive connections stay open until the end: closing one now races a request the client may be
+      // sending on it (the client sees a reset). A request on one is told "Shutting down" and closes it.
       await endStreams?.().catch((err: unknown) => opts.logger?.warn({ err }, 'could not end push streams'));
       // Streams nobody else ends (the distributed gateway's proxied ones): end them here.
       for (const res of inFlight) if (isEventStream(res) && !res.writableEnded) res.end();
@@ -95,6 +103,8 @@ export function gateRequests(
         });
       clearTimeout(timer);
       onIdle = undefined;
+      const linger = lingerMs - (Date.now() - began);
+      if (linger > 0) await new Promise((resolve) => setTimeout(resolve, linger));
       const cut = inFlight.size;
       if (cut > 0) opts.logger?.warn({ cut, graceMs }, 'requests still in flight at the shutdown bound: closing them');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -83,16 +83,16 @@ export async function startModules(
   await infra.jobs.start();
   for (const m of modules) await m.start?.();
   return {
+    async drain() {
+      for (const m of modules)
+        await m.drain?.().catch((err: unknown) => infra.logger.warn({ err, module: m.name }, 'module drain'));
+    },
     async stop() {
       for (const m of modules)
         await m.stop?.().catch((err: unknown) => infra.logger.warn({ err, module: m.name }, 'module stop'));
       for (const s of subscriptions) await s.stop().catch(() => undefined);
     },
   };
-    async drain() {
-      for (const m of modules)
-        await m.drain?.().catch((err: unknown) => infra.logger.warn({ err, module: m.name }, 'module drain'));
-    },
 }
 
 /** Listens on port (0 = any free port) on 127.0.0.1 or all interfaces; resolves with the bound port. */
@@ -131,14 +131,14 @@ export function handleProcessSignals(infra: { logger: Logger }, shutdown: () => 
     infra.logger.info({ reason }, 'shut down');
     process.exit(code || (failed ? 1 : 0));
   };
+  // This shutdown stops the embedded Postgres last; the library's own hooks would stop it first.
+  takeOverShutdownSignals();
   process.on('SIGTERM', () => void stop('SIGTERM', 0));
   process.on('SIGINT', () => void stop('SIGINT', 0));
   process.on('uncaughtException', (err) => {
     infra.logger.fatal({ err }, 'uncaught exception');
     void stop('uncaughtException', 1);
   });
-  // This shutdown stops the embedded Postgres last; the library's own hooks would stop it first.
-  takeOverShutdownSignals();
   process.on('unhandledRejection', (err) => {
     infra.logger.fatal({ err }, 'unhandled rejection');
     void stop('unhandledRejection', 1);

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '../config/config.ts';
 import { listenWhileStarting } from '../http/starting.ts';
-import { gateRequests } from './graceful-shutdown.ts';
+import { gateRequests, SHUTDOWN_LINGER_MS } from './graceful-shutdown.ts';
 import { buildServiceApp, handleProcessSignals, startModules } from './host.ts';
 import { createInfrastructure } from './infrastructure.ts';
 import type { ServiceContext, ServiceModule } from './service.ts';
@@ -41,7 +41,7 @@ export async function runService(
   handleProcessSignals(infra, async () => {
     // New requests are told "Shutting down"; push streams end; requests in flight finish (bounded), with
     // the consumers they may wait on still running. Then consumers, relays, jobs and pools stop.
-    await gate.drain({ endStreams: () => running.drain() });
+    await gate.drain({ lingerMs: SHUTDOWN_LINGER_MS, endStreams: () => running.drain() });
     await running.stop();
     await infra.close();
   });

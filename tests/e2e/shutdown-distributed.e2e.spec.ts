@@ -1,0 +1,163 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import {
+  SERVICES,
+  startCrashableDistributed,
+  type CrashableDistributedShop,
+  type Proc,
+} from '../../scripts/distributed-processes.ts';
+import { freePort } from '../../services/shared/src/runtime/free-port.ts';
+import { httpClient } from '../support/http.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { waitUntil } from '../support/wait-until.ts';
+import { attempt, exitOf, openSse, probeWhileStopping, type Outcome } from './support/graceful-stop.ts';
+
+/**
+ * Issue 13, distributed mode: SIGTERM to one service process (order) and then to the gateway, each while a
+ * push stream is open through the gateway and a burst of requests is in flight. Every request gets a complete
+ * answer, the stream ends cleanly (the order service's last `closing` event; the gateway ends the streams it
+ * proxies), new connections are refused or told "Shutting down", and the process exits 0.
+ */
+const BURST = 40;
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-shutdown-dist-'));
+let db: TestDatabase | undefined;
+let shop: CrashableDistributedShop | undefined;
+
+afterAll(async () => {
+  await shop?.stop();
+  await db?.drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A run of free ports below Linux's ephemeral range (as distributed-kafka.e2e.spec.ts picks them). */
+async function freePortRun(): Promise<{ gatewayPort: number; firstServicePort: number }> {
+  const length = SERVICES.length + 1;
+  for (let tries = 0; tries < 50; tries++) {
+    const first = 20_000 + Math.floor(Math.random() * (32_768 - 20_000 - length));
+    const run = Array.from({ length }, (_, i) => first + i);
+    if ((await Promise.all(run.map((p) => freePort(p)))).every((p, i) => p === run[i]))
+      return { gatewayPort: first, firstServicePort: first + 1 };
+  }
+  throw new Error(`no run of ${length} free ports found`);
+}
+
+/**
+ * SIGTERM to `proc` while a burst is in flight; what every request got, the probes, and the exit code. A first
+ * burst opens the keep-alive connections, so the second one reaches the process at once rather than while
+ * its connections are still being made.
+ */
+async function terminateDuring(proc: Proc, probeUrl: string, makeBurst: () => Array<Promise<Outcome>>) {
+  const warm = await Promise.all(makeBurst());
+  expect(warm.filter((o) => o.status !== 200)).toEqual([]);
+  const burst = makeBurst();
+  await Promise.race(burst);
+  const exited = exitOf(proc.child);
+  const signalledAt = performance.now();
+  proc.child.kill('SIGTERM');
+  const probes = probeWhileStopping(probeUrl, exited);
+  const outcomes = await Promise.all(burst);
+  const code = await exited;
+  const ms = Math.round(performance.now() - signalledAt);
+  return { outcomes, code, ms, seen: await probes, signalledAt };
+}
+
+function expectAnswered(outcomes: Outcome[], ok: number[]) {
+  for (const o of outcomes) {
+    if (o.status === 503) {
+      expect(o.body, JSON.stringify(o)).toEqual({ message: 'Shutting down' });
+      expect(o.connection).toBe('close');
+    } else expect(ok, JSON.stringify(o)).toContain(o.status);
+  }
+}
+
+describe('SIGTERM in distributed mode', () => {
+  it('a service process (order) and the gateway each answer what is in flight, end push streams cleanly, and exit 0', async () => {
+    db = await createTestDatabase({ migrate: false });
+    const { gatewayPort, firstServicePort } = await freePortRun();
+    shop = await startCrashableDistributed({
+      env: {
+        DATABASE_URL: db.url,
+        REDIS_URL: inject('redisUrl'),
+        KAFKA_BROKERS: inject('kafkaBrokers'),
+        DATA_DIR: dataDir,
+        ADMIN_EMAIL: undefined,
+        ADMIN_PASSWORD: undefined,
+        RAZORPAY_KEY_ID: undefined,
+        RAZORPAY_KEY_SECRET: undefined,
+        LOG_LEVEL: 'warn',
+      },
+      gatewayPort,
+      firstServicePort,
+    });
+    const base = `http://127.0.0.1:${gatewayPort}`;
+    const orderPort = firstServicePort + SERVICES.findIndex((s) => s.name === 'order');
+    const api = httpClient(base);
+    const login = await api<{ token: string }>('POST', '/api/auth/login', {
+      body: { email: 'admin@shop.local', password: 'admin123' },
+    });
+    expect(login.status).toBe(200);
+    const token = login.body.token;
+    const streamUrl = `${base}/api/orders/stream?access_token=${encodeURIComponent(token)}`;
+    const openStream = async () => {
+      const sse = await openSse(streamUrl);
+      await waitUntil(() => sse.events.includes('stats'), 'the stream to be ready', 30_000);
+      return sse;
+    };
+
+    // 1. The order service, with a stream open through the gateway and a burst of admin order reads to it.
+    const first = await openStream();
+    const reads = () =>
+      Array.from({ length: BURST }, () =>
+        attempt(`http://127.0.0.1:${orderPort}/api/orders/admin/all`, {
+          headers: { authorization: `Bearer ${token}` },
+        }),
+      );
+    const order = await terminateDuring(shop.proc('order'), `http://127.0.0.1:${orderPort}/api/health`, reads);
+    const firstEnd = await first.finished;
+    console.log(
+      `[shutdown order] ${order.outcomes.filter((o) => o.status === 200).length} x 200, ` +
+        `${order.outcomes.filter((o) => o.status === 503).length} x 503; exit ${order.code} after ${order.ms} ms; ` +
+        `probes ${order.seen.shuttingDown.length} x 503, ${order.seen.refused} refused, ${order.seen.resetAtClose} reset at close`,
+    );
+    expectAnswered(order.outcomes, [200]);
+    expect(order.outcomes.filter((o) => o.status === 200 && o.at > order.signalledAt).length).toBeGreaterThan(0);
+    expect(firstEnd).toBe('ended');
+    expect(first.events.at(-1)).toBe('closing');
+    expect(order.seen.other, JSON.stringify(order.seen.other)).toEqual([]);
+    for (const o of order.seen.shuttingDown)
+      expect(o.body).toEqual({ status: 'shutting down', service: 'order', message: 'Shutting down' });
+    expect(order.code).toBe(0);
+    expect(shop.proc('order').output.join('\n')).not.toContain('requests still in flight at the shutdown bound');
+
+    // 2. The gateway, with the order service back, a stream open through it and a burst of catalogue reads.
+    await shop.restart('order');
+    const second = await openStream();
+    const form = new FormData();
+    for (const [k, v] of Object.entries({ name: 'Gateway Kurta', price: '999', quantity: '100', category: 'Men' }))
+      form.append(k, v);
+    const product = await api<{ id: string }>('POST', '/api/products', { token, form });
+    expect(product.status).toBe(201);
+    const burst = () =>
+      Array.from({ length: BURST }, (_, n) =>
+        n % 2 ? attempt(`${base}/api/products/${product.body.id}`) : attempt(`${base}/api/products`),
+      );
+    const gateway = await terminateDuring(shop.proc('gateway'), `${base}/api/health`, burst);
+    const secondEnd = await second.finished;
+    console.log(
+      `[shutdown gateway] ${gateway.outcomes.filter((o) => o.status === 200).length} x 200, ` +
+        `${gateway.outcomes.filter((o) => o.status === 503).length} x 503; exit ${gateway.code} after ${gateway.ms} ms; ` +
+        `probes ${gateway.seen.shuttingDown.length} x 503, ${gateway.seen.refused} refused, ${gateway.seen.resetAtClose} reset at close`,
+    );
+    expectAnswered(gateway.outcomes, [200]);
+    expect(gateway.outcomes.filter((o) => o.status === 200 && o.at > gateway.signalledAt).length).toBeGreaterThan(0);
+    expect(secondEnd).toBe('ended');
+    expect(gateway.seen.other, JSON.stringify(gateway.seen.other)).toEqual([]);
+    for (const o of gateway.seen.shuttingDown)
+      expect(o.body).toEqual({ status: 'shutting down', service: 'gateway', message: 'Shutting down' });
+    expect(gateway.code).toBe(0);
+    expect(shop.proc('gateway').output.join('\n')).not.toContain('requests still in flight at the shutdown bound');
+  });
+});
