@@ -1,7 +1,8 @@
 /**
  * Fuzzes every route of the route table: starts the embedded shop on a fresh database (DATABASE_URL's server,
  * default the local Postgres; REDIS_URL, default the local Redis) with seeded rows, sends generated requests
- * (valid and hostile) and prints per-route and per-status counts. Exits 1 on any 5xx answer or hang.
+ * (valid and hostile) and prints per-route and per-status counts. Exits 1 on any 5xx answer or hang, or
+ * when a projection parked an event the API accepted.
  *
  *   npm run fuzz -- [--requests 10000] [--seed 1] [--concurrency 16] [--timeout 10000] [--samples]
  *   npm run fuzz -- --seed 1 --index 4711     # that one request again: what was sent and the answer
@@ -56,8 +57,12 @@ try {
     console.log(formatSummary(summary));
     if (process.argv.includes('--samples'))
       for (const [route, byStatus] of Object.entries(summary.samples))
-        for (const [status, answer] of Object.entries(byStatus)) console.log(`${route} ${status}: ${answer.slice(0, 160)}`);
-    failed = summary.failureCount > 0;
+        for (const [status, answer] of Object.entries(byStatus))
+          console.log(`${route} ${status}: ${answer.slice(0, 160)}`);
+    const parked = await fuzz.parkedEvents();
+    for (const e of parked) console.log(`parked: ${e.schema} ${e.consumer} ${e.type}: ${e.error}`);
+    if (parked.length) console.log(`FAILED: ${parked.length} events the API accepted were parked by a projection`);
+    failed = summary.failureCount > 0 || parked.length > 0;
   }
 } finally {
   await fuzz.stop();

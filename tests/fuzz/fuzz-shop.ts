@@ -33,6 +33,11 @@ export interface FuzzShop {
   url: string;
   shop: RunningShop;
   target: FuzzTarget;
+  /**
+   * Events a consumer gave up on (parked_events of every schema, not replayed): input the API accepted that
+   * its own projections could not take. Read when called; events still being retried are not in it yet.
+   */
+  parkedEvents(): Promise<Array<{ schema: string; consumer: string; type: string; error: string }>>;
   stop(): Promise<void>;
 }
 
@@ -83,6 +88,21 @@ export async function startFuzzShop(opts: {
       url: shop.url,
       shop,
       target: { routes, identities, hints, webhookSecret: WEBHOOK_SECRET },
+      async parkedEvents() {
+        const pool = shop.infra.pool;
+        const { rows: schemas } = await pool.query<{ schema: string }>(
+          `SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'parked_events'`,
+        );
+        const parked: Array<{ schema: string; consumer: string; type: string; error: string }> = [];
+        for (const { schema } of schemas) {
+          const { rows } = await pool.query<{ consumer: string; type: string; error: string }>(
+            `SELECT consumer, type, left(error, 300) AS error FROM ${pg.escapeIdentifier(schema)}.parked_events
+              WHERE replayed_at IS NULL ORDER BY id`,
+          );
+          parked.push(...rows.map((r) => ({ schema, ...r })));
+        }
+        return parked;
+      },
       async stop() {
         await shop.close();
         await drop();

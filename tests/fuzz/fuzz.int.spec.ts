@@ -10,7 +10,8 @@ const REQUESTS = 10_000;
 /**
  * Every route of the route table, fuzzed with a fixed seed: 10,000 generated requests (valid ones with
  * seeded ids, and hostile ones), 16 at a time, against the embedded shop on a fresh database. No answer may
- * be a 5xx, none may hang (10 s), and every route must have been sent requests. A failure prints the
+ * be a 5xx, none may hang (10 s), no event the API accepted may be parked by a projection, and every route
+ * must have been sent requests. A failure prints the
  * requests with `npm run fuzz -- --seed <seed> --index <i>` to replay each one.
  */
 describe('fuzzing every route', () => {
@@ -48,6 +49,10 @@ describe('fuzzing every route', () => {
     // validation, missing rows, guards and too-large bodies.
     for (const status of ['200', '201', '400', '401', '403', '404', '413'])
       expect(summary.byStatus[status] ?? 0, `status ${status}`).toBeGreaterThan(0);
+  });
+
+  it('accepted nothing its own projections could not take (no parked events)', async () => {
+    expect(await fuzz.parkedEvents()).toEqual([]);
   });
 
   it('is still healthy afterwards', async () => {
