@@ -5,6 +5,7 @@
  * when a projection parked an event the API accepted.
  *
  *   npm run fuzz -- [--requests 10000] [--seed 1] [--concurrency 16] [--timeout 10000] [--samples]
+ *                   [--mode embedded|distributed]   # distributed: gateway + services as processes, Kafka, Redis
  *   npm run fuzz -- --seed 1 --index 4711     # that one request again: what was sent and the answer
  */
 import { formatSummary, describeRequest, runFuzz, sendOne } from '../tests/fuzz/fuzz-runner.ts';
@@ -26,27 +27,31 @@ const seed = int('seed', 1);
 const concurrency = int('concurrency', 16);
 const timeoutMs = int('timeout', 10_000);
 const index = arg('index');
+const mode = arg('mode', 'embedded');
+if (mode !== 'embedded' && mode !== 'distributed') throw new Error('--mode must be embedded or distributed');
 
 const fuzz = await startFuzzShop({
   postgresUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
   logLevel: process.env.LOG_LEVEL ?? 'error',
+  mode,
 });
 let failed: boolean;
 try {
   const generator = new RequestGenerator(fuzz.target, seed);
-  console.log(`shop at ${fuzz.url}; ${fuzz.target.routes.length} routes`);
+  console.log(`${mode} shop at ${fuzz.url}; ${fuzz.target.routes.length} routes`);
   if (index !== undefined) {
     const req = generator.generate(Number(index));
     console.log(describeRequest(req, seed));
     const agent = new http.Agent();
-    const { outcome, answer } = await sendOne(new URL(fuzz.url), agent, req, timeoutMs);
+    const { outcome, answer } = await sendOne(new URL(fuzz.urlFor(req.target)), agent, req, timeoutMs);
     agent.destroy();
     console.log(`answer: ${outcome}${answer ? ` ${answer}` : ''}`);
     failed = outcome === 'hang' || (typeof outcome === 'number' && outcome >= 500);
   } else {
     const summary = await runFuzz({
       baseUrl: fuzz.url,
+      baseUrlFor: fuzz.urlFor,
       generator,
       requests,
       concurrency,

@@ -8,6 +8,8 @@ import type { FuzzRequest, RequestGenerator } from './request-generator.ts';
 
 export interface FuzzOptions {
   baseUrl: string;
+  /** Another base URL for some request targets (distributed: /internal/* at the owning service). */
+  baseUrlFor?: (target: string) => string;
   generator: RequestGenerator;
   requests: number;
   /** First request index (default 0): a run covers [from, from + requests). */
@@ -117,6 +119,14 @@ export function sendOne(
 
 export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
   const base = new URL(opts.baseUrl);
+  const bases = new Map<string, URL>();
+  const baseOf = (target: string) => {
+    const url = opts.baseUrlFor?.(target) ?? opts.baseUrl;
+    if (url === opts.baseUrl) return base;
+    let b = bases.get(url);
+    if (!b) bases.set(url, (b = new URL(url)));
+    return b;
+  };
   const concurrency = opts.concurrency ?? 16;
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const from = opts.from ?? 0;
@@ -143,7 +153,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
       const index = next++;
       const req = opts.generator.generate(index);
       const t0 = performance.now();
-      const { outcome, answer } = await sendOne(base, agent, req, timeoutMs);
+      const { outcome, answer } = await sendOne(baseOf(req.target), agent, req, timeoutMs);
       summary.slowestMs = Math.max(summary.slowestMs, performance.now() - t0);
       const key = String(outcome).startsWith('no-answer') ? 'no-answer' : String(outcome);
       summary.requests += 1;

@@ -9,7 +9,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startShop, type RunningShop } from '../../services/gateway/src/shop.ts';
+import { startShop } from '../../services/gateway/src/shop.ts';
+import { freePort } from '../../services/shared/src/runtime/free-port.ts';
+import { SERVICES, startDistributed } from '../../scripts/distributed-processes.ts';
+import { startMockKafka } from '../support/kafka-broker.ts';
 import { ROUTE_TABLE } from '../../services/gateway/src/route-table.ts';
 import { sandboxPay } from '../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
 import { loadConfig } from '../../services/shared/src/config/config.ts';
@@ -30,8 +33,11 @@ const JWT_SECRET = 'fuzz-secret-fuzz-secret-fuzz-secret';
 const WEBHOOK_SECRET = 'fuzz-webhook-secret';
 
 export interface FuzzShop {
+  /** Where requests go: the shop (embedded) or the gateway (distributed). */
   url: string;
-  shop: RunningShop;
+  /** Distributed: /internal/* is never forwarded by the gateway, so those go to the owning service's port. */
+  urlFor(target: string): string;
+  mode: 'embedded' | 'distributed';
   target: FuzzTarget;
   /**
    * Events a consumer gave up on (parked_events of every schema, not replayed): input the API accepted that
@@ -41,55 +47,87 @@ export interface FuzzShop {
   stop(): Promise<void>;
 }
 
+/**
+ * embedded: the shop in this process (shop.ts). distributed: the gateway and the four services as processes
+ * (scripts/distributed-processes.ts), with Redis (redisUrl, required) and Kafka (KAFKA_BROKERS, else a mock
+ * broker started here).
+ */
 export async function startFuzzShop(opts: {
   /** Admin URL of a Postgres server; the shop gets a fresh database on it (dropped by stop). */
   postgresUrl: string;
   redisUrl?: string;
   logLevel?: string;
   routes?: readonly RouteSpec[];
+  mode?: 'embedded' | 'distributed';
 }): Promise<FuzzShop> {
-  const name = `fuzz_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: opts.postgresUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(opts.postgresUrl);
-  u.pathname = `/${name}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-fuzz-'));
-  const drop = async () => {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    const c = new pg.Client({ connectionString: opts.postgresUrl });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.end();
+  const mode = opts.mode ?? 'embedded';
+  const stops: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch((err: unknown) => console.error('fuzz shop stop:', err));
   };
-  let shop: RunningShop;
   try {
-    const config = loadConfig({
-      DATABASE_URL: u.toString(),
+    const name = `fuzz_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: opts.postgresUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    stops.push(async () => {
+      const c = new pg.Client({ connectionString: opts.postgresUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    });
+    const u = new URL(opts.postgresUrl);
+    u.pathname = `/${name}`;
+    const databaseUrl = u.toString();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-fuzz-'));
+    stops.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const env = {
+      DATABASE_URL: databaseUrl,
       REDIS_URL: opts.redisUrl,
-      PORT: '0',
       DATA_DIR: dataDir,
       LOG_LEVEL: opts.logLevel ?? 'silent',
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       JWT_SECRET,
       RAZORPAY_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    });
-    shop = await startShop(config, { host: '127.0.0.1', seed: false });
-  } catch (err) {
-    await drop();
-    throw err;
-  }
-  try {
+    };
+    let url: string;
+    let urlFor = (_target: string) => url;
+    if (mode === 'embedded') {
+      const shop = await startShop(loadConfig({ ...env, PORT: '0' }), { host: '127.0.0.1', seed: false });
+      stops.push(() => shop.close());
+      url = shop.url;
+    } else {
+      if (!opts.redisUrl) throw new Error('the distributed shop needs Redis (REDIS_URL)');
+      let brokers = process.env.KAFKA_BROKERS;
+      if (!brokers) {
+        const kafka = await startMockKafka();
+        stops.push(kafka.stop);
+        brokers = kafka.brokers;
+      }
+      const gatewayPort = await freePort();
+      const firstServicePort = await freePort();
+      const shop = await startDistributed({ env: { ...env, KAFKA_BROKERS: brokers }, gatewayPort, firstServicePort });
+      stops.push(() => shop.stop());
+      url = `http://127.0.0.1:${gatewayPort}`;
+      const servicePort = (service: string) => firstServicePort + SERVICES.findIndex((s) => s.name === service);
+      const internal: Array<[string, string]> = [
+        ['/internal/inventory/', `http://127.0.0.1:${servicePort('catalog')}`],
+        ['/internal/orders/', `http://127.0.0.1:${servicePort('order')}`],
+      ];
+      urlFor = (target) => internal.find(([prefix]) => target.startsWith(prefix))?.[1] ?? url;
+    }
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    stops.push(() => pool.end());
     const routes = opts.routes ?? ROUTE_TABLE;
-    const { identities, hints } = await seed(shop.url, routes);
+    const { identities, hints } = await seed(url, routes);
     return {
-      url: shop.url,
-      shop,
+      url,
+      urlFor,
+      mode,
       target: { routes, identities, hints, webhookSecret: WEBHOOK_SECRET },
       async parkedEvents() {
-        const pool = shop.infra.pool;
         const { rows: schemas } = await pool.query<{ schema: string }>(
           `SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'parked_events'`,
         );
@@ -103,14 +141,10 @@ export async function startFuzzShop(opts: {
         }
         return parked;
       },
-      async stop() {
-        await shop.close();
-        await drop();
-      },
+      stop: stopAll,
     };
   } catch (err) {
-    await shop.close();
-    await drop();
+    await stopAll();
     throw err;
   }
 }

@@ -22,6 +22,7 @@ describe('fuzzing every route', () => {
     fuzz = await startFuzzShop({ postgresUrl: inject('postgresUrl'), redisUrl: inject('redisUrl') });
     summary = await runFuzz({
       baseUrl: fuzz.url,
+      baseUrlFor: fuzz.urlFor,
       generator: new RequestGenerator(fuzz.target, SEED),
       requests: REQUESTS,
       concurrency: 16,
