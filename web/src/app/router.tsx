@@ -4,10 +4,8 @@ import { RouteError } from '@/components/errors/route-error';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { RequireAuth } from './require-auth';
+import type { PendingScreenHandle } from './routes/admin/pending-handle';
 import { RootLayout } from './routes/root-layout';
-
-/** What a not-yet-built admin screen shows; read by routes/admin/pending through useMatches. */
-export type PendingScreenHandle = { title: string; note?: string };
 
 function pendingAdminScreen(path: string, handle: PendingScreenHandle): RouteObject {
   return {

@@ -1,11 +1,7 @@
 import { Link, useMatches } from 'react-router-dom';
 import { PendingScreen } from '@/components/ui/pending-screen';
 import { paths } from '@/config/paths';
-import type { PendingScreenHandle } from '../../router';
-
-function isPendingScreenHandle(handle: unknown): handle is PendingScreenHandle {
-  return typeof handle === 'object' && handle !== null && typeof (handle as { title?: unknown }).title === 'string';
-}
+import { isPendingScreenHandle } from './pending-handle';
 
 /** An admin screen that is routed (and guarded) but not built yet; its title comes from the route handle. */
 export function AdminPendingRoute() {
