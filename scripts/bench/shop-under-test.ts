@@ -5,8 +5,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { startMockKafka } from '../../tests/support/kafka-broker.ts';
 import { startDistributed, startProcess, waitForHealthy, type Proc } from '../distributed-processes.ts';
-export { freePort } from '../../services/shared/src/runtime/free-port.ts';
-import { freePort } from '../../services/shared/src/runtime/free-port.ts';
+export { freePort } from '../../services/shared/src/db/free-port.ts';
+import { freePort } from '../../services/shared/src/db/free-port.ts';
 
 export const BENCH_ADMIN = { email: 'bench-admin@shop.local', password: 'bench-admin-pass' };
 

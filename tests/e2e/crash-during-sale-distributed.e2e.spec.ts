@@ -9,7 +9,7 @@ import {
   type CrashableDistributedShop,
 } from '../../scripts/distributed-processes.ts';
 import { holdBackstopMs } from '../../services/catalog/src/inventory/hold-expiry.ts';
-import { freePort } from '../../services/shared/src/runtime/free-port.ts';
+import { freePort } from '../../services/shared/src/db/free-port.ts';
 import { startMockKafka } from '../support/kafka-broker.ts';
 import { startTestRedis } from '../support/redis-server.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';

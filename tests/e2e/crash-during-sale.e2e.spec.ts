@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clearPreviousServer } from '../../services/shared/src/db/postgres-process.ts';
-import { freePort } from '../../services/shared/src/runtime/free-port.ts';
+import { freePort } from '../../services/shared/src/db/free-port.ts';
 import { httpClient } from '../support/http.ts';
 import { waitUntil } from '../support/wait-until.ts';
 import { crash, spawnShop, stop, waitHealthy, type ShopProcess } from './support/shop-process.ts';

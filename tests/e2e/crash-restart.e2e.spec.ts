@@ -9,7 +9,7 @@ import {
   isProcessAlive,
   readPostmasterPid,
 } from '../../services/shared/src/db/postgres-process.ts';
-import { freePort } from '../../services/shared/src/runtime/free-port.ts';
+import { freePort } from '../../services/shared/src/db/free-port.ts';
 import { httpClient } from '../support/http.ts';
 import { waitUntil } from '../support/wait-until.ts';
 import { crash, spawnShop, stop, waitHealthy, watchdogOf, type ShopProcess } from './support/shop-process.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startProcess, waitForHealthy, type Proc } from '../../scripts/distributed-processes.ts';
 import { httpClient } from '../support/http.ts';
-import { freePort } from '../../services/shared/src/runtime/free-port.ts';
+import { freePort } from '../../services/shared/src/db/free-port.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-embedded-'));
 let proc: Proc | undefined;

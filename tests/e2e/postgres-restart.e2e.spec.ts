@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../services/shared/src/db/embedded-postgres.ts';
 import { clearPreviousServer } from '../../services/shared/src/db/postgres-process.ts';
-import { freePort } from '../../services/shared/src/runtime/free-port.ts';
+import { freePort } from '../../services/shared/src/db/free-port.ts';
 import { httpClient } from '../support/http.ts';
 import { waitUntil } from '../support/wait-until.ts';
 import { attempt, type Outcome } from './support/graceful-stop.ts';

@@ -8,7 +8,7 @@ import {
   type CrashableDistributedShop,
   type Proc,
 } from '../../scripts/distributed-processes.ts';
-import { freePort } from '../../services/shared/src/runtime/free-port.ts';
+import { freePort } from '../../services/shared/src/db/free-port.ts';
 import { httpClient } from '../support/http.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { waitUntil } from '../support/wait-until.ts';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clearPreviousServer } from '../../services/shared/src/db/postgres-process.ts';
-import { freePort } from '../../services/shared/src/runtime/free-port.ts';
+import { freePort } from '../../services/shared/src/db/free-port.ts';
 import { httpClient } from '../support/http.ts';
 import { attempt, exitOf, openSse, probeWhileStopping, type Outcome } from './support/graceful-stop.ts';
 import { spawnShop, stop, waitHealthy, type ShopProcess } from './support/shop-process.ts';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clearPreviousServer } from '../../services/shared/src/db/postgres-process.ts';
-import { freePort } from '../../services/shared/src/runtime/free-port.ts';
+import { freePort } from '../../services/shared/src/db/free-port.ts';
 import { waitUntil } from '../support/wait-until.ts';
 import { attempt, type Outcome } from './support/graceful-stop.ts';
 import { spawnShop, stop, type ShopProcess } from './support/shop-process.ts';

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startShop } from '../../services/gateway/src/shop.ts';
-import { freePort } from '../../services/shared/src/runtime/free-port.ts';
+import { freePort } from '../../services/shared/src/db/free-port.ts';
 import { SERVICES, startDistributed } from '../../scripts/distributed-processes.ts';
 import { startMockKafka } from '../support/kafka-broker.ts';
 import { ROUTE_TABLE } from '../../services/gateway/src/route-table.ts';

@@ -9,7 +9,7 @@ import type { AuthUser } from '@shop/shared/auth/tokens';
 import { loadConfig } from '@shop/shared/config/config';
 import { createLogger } from '@shop/shared/observability/logger';
 import { Metrics } from '@shop/shared/observability/metrics';
-import { freePort } from '@shop/shared/runtime/free-port';
+import { freePort } from '@shop/shared/db/free-port';
 import { buildServiceApp, listen, startModules } from '@shop/shared/runtime/host';
 import { createInfrastructure, type Infrastructure } from '@shop/shared/runtime/infrastructure';
 import { startProcess, type Proc } from '../../../scripts/distributed-processes.ts';

