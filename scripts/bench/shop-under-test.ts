@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startMockKafka } from '../../tests/support/kafka-broker.ts';
+import { startMockKafka } from '@shop/test-support/kafka-broker';
 import { startDistributed, startProcess, waitForHealthy, type Proc } from '../distributed-processes.ts';
 export { freePort } from '../../services/shared/src/db/free-port.ts';
 import { freePort } from '../../services/shared/src/db/free-port.ts';

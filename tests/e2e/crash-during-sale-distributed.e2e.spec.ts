@@ -10,11 +10,11 @@ import {
 } from '../../scripts/distributed-processes.ts';
 import { holdBackstopMs } from '../../services/catalog/src/inventory/hold-expiry.ts';
 import { freePort } from '../../services/shared/src/db/free-port.ts';
-import { startMockKafka } from '../support/kafka-broker.ts';
-import { startTestRedis } from '../support/redis-server.ts';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
-import { httpClient } from '../support/http.ts';
-import { waitUntil } from '../support/wait-until.ts';
+import { startMockKafka } from '@shop/test-support/kafka-broker';
+import { startTestRedis } from '@shop/test-support/redis-server';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
+import { httpClient } from '@shop/test-support/http';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { expectLedgerBalanced, type StockLedger } from './support/stock-ledger.ts';
 import { post, type CouponView, type OrderView, type PayResponse } from './support/sale.ts';
 

@@ -10,8 +10,8 @@ import {
   readPostmasterPid,
 } from '../../services/shared/src/db/postgres-process.ts';
 import { freePort } from '../../services/shared/src/db/free-port.ts';
-import { httpClient } from '../support/http.ts';
-import { waitUntil } from '../support/wait-until.ts';
+import { httpClient } from '@shop/test-support/http';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { crash, spawnShop, stop, waitHealthy, watchdogOf, type ShopProcess } from './support/shop-process.ts';
 
 // Issue 15, defects 3 (a crashed shop could not start again) and 5 (requests during start-up hung).

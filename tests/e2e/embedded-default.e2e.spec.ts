@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startProcess, waitForHealthy, type Proc } from '../../scripts/distributed-processes.ts';
-import { httpClient } from '../support/http.ts';
+import { httpClient } from '@shop/test-support/http';
 import { freePort } from '../../services/shared/src/db/free-port.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-embedded-'));

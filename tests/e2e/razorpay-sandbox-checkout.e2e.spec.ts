@@ -10,9 +10,9 @@ import {
   type PaymentProvider,
   type RazorpaySandbox,
 } from '../../services/checkout/src/payment-provider/index.ts';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { launchBrowser } from './support/browser.ts';
-import { waitUntil } from '../support/wait-until.ts';
+import { waitUntil } from '@shop/test-support/wait-until';
 
 /**
  * The sandbox's checkout.js in a real browser (Debian's headless Chromium through playwright-core):

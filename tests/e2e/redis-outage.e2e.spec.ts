@@ -5,11 +5,11 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startDistributed } from '../../scripts/distributed-processes.ts';
-import { freePortRun } from '../support/port-run.ts';
-import { startTestRedis } from '../support/redis-server.ts';
-import { createTestDatabase } from '../support/test-database.ts';
-import { httpClient } from '../support/http.ts';
-import { waitUntil } from '../support/wait-until.ts';
+import { freePortRun } from '@shop/test-support/port-run';
+import { startTestRedis } from '@shop/test-support/redis-server';
+import { createTestDatabase } from '@shop/test-support/test-database';
+import { httpClient } from '@shop/test-support/http';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { expectLedgerBalanced } from './support/stock-ledger.ts';
 import { post, type OrderView, type PayResponse } from './support/sale.ts';
 

@@ -9,9 +9,9 @@ import {
   type Proc,
 } from '../../scripts/distributed-processes.ts';
 import { freePort } from '../../services/shared/src/db/free-port.ts';
-import { httpClient } from '../support/http.ts';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
-import { waitUntil } from '../support/wait-until.ts';
+import { httpClient } from '@shop/test-support/http';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { attempt, exitOf, openSse, probeWhileStopping, type Outcome } from './support/graceful-stop.ts';
 
 /**

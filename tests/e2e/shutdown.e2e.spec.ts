@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clearPreviousServer } from '../../services/shared/src/db/postgres-process.ts';
 import { freePort } from '../../services/shared/src/db/free-port.ts';
-import { httpClient } from '../support/http.ts';
+import { httpClient } from '@shop/test-support/http';
 import { attempt, exitOf, openSse, probeWhileStopping, type Outcome } from './support/graceful-stop.ts';
 import { spawnShop, stop, waitHealthy, type ShopProcess } from './support/shop-process.ts';
 

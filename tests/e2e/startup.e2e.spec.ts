@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clearPreviousServer } from '../../services/shared/src/db/postgres-process.ts';
 import { freePort } from '../../services/shared/src/db/free-port.ts';
-import { waitUntil } from '../support/wait-until.ts';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { attempt, type Outcome } from './support/graceful-stop.ts';
 import { spawnShop, stop, type ShopProcess } from './support/shop-process.ts';
 

@@ -13,9 +13,9 @@ import {
   type RazorpaySandbox,
 } from '../../services/checkout/src/payment-provider/index.ts';
 import { setWebSecurityHeaders, WEB_DIST } from '../../services/gateway/src/web.ts';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
-import { startTestShop, type TestShop } from '../support/test-shop.ts';
-import { waitUntil } from '../support/wait-until.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
+import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { launchBrowser } from './support/browser.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestShop, type TestShop } from '../support/test-shop.ts';
+import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import { MAX_BODY_DEPTH } from '../../services/shared/src/http/safe-text.ts';
 
 const WEBHOOK_SECRET = 'regression-webhook-secret';

@@ -4,9 +4,9 @@ import type { HistoryEntry } from '../../services/shared/src/audit/event-history
 import type { ParkedEntry } from '../../services/shared/src/audit/parked-audit.ts';
 import { parkEvent } from '../../services/shared/src/bus/parked-events.ts';
 import { inTransaction } from '../../services/shared/src/bus/transaction.ts';
-import { buyThroughSandbox } from '../support/purchase.ts';
-import { startTestShop, type TestShop } from '../support/test-shop.ts';
-import { waitUntil } from '../support/wait-until.ts';
+import { buyThroughSandbox } from '@shop/test-support/purchase';
+import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { runScript } from './run-script.ts';
 
 let shop: TestShop;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableChecksums } from '../../services/shared/src/replay/projection-replay.ts';
 import { PROJECTION_TABLES } from '../../scripts/lib/projection-tables.ts';
-import { buyThroughSandbox } from '../support/purchase.ts';
-import { startTestShop, type TestShop } from '../support/test-shop.ts';
-import { waitUntil } from '../support/wait-until.ts';
+import { buyThroughSandbox } from '@shop/test-support/purchase';
+import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { runScript } from './run-script.ts';
 
 const TABLES = Object.values(PROJECTION_TABLES).flat();

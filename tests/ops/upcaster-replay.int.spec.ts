@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productsProjection } from '../../services/catalog/src/read-models/products/products-projection.ts';
 import { PostgresEventStore } from '../../services/shared/src/eventstore/postgres-event-store.ts';
 import { replayProjections } from '../../services/shared/src/replay/projection-replay.ts';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
-import { waitUntil } from '../support/wait-until.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
+import { waitUntil } from '@shop/test-support/wait-until';
 
 let db: TestDatabase;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_TABLE } from '../../services/gateway/src/route-table.ts';
 import type { RouteSpec } from '../../services/shared/src/http/route-table.ts';
 import { QUERY_TOKEN_PATHS } from '../../services/shared/src/auth/tokens.ts';
-import { startTestShop, type TestShop } from '../support/test-shop.ts';
+import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import {
   CREDENTIALS,
   cellName,

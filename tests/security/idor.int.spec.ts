@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPay } from '../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
 import { ROUTE_TABLE } from '../../services/gateway/src/route-table.ts';
 import { openEventStream, type EventStreamReader } from '../../services/order/src/testing/sse-client.ts';
-import { startTestShop, type TestShop } from '../support/test-shop.ts';
+import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import { ADDRESS, addAddress, buyAs, createProduct, orderDataOf, registerShopper, type Shopper } from './shoppers.ts';
 
 /**

@@ -2,7 +2,7 @@ import { createCatalogService } from '@shop/catalog';
 import { createOrderService } from '@shop/order';
 import { buildServiceApp, listen } from '@shop/shared/runtime/host';
 import { createInfrastructure } from '@shop/shared/runtime/infrastructure';
-import type { TestShop } from '../support/test-shop.ts';
+import type { TestShop } from '@shop/test-support/test-shop';
 
 /**
  * /internal/* as the catalog and order processes serve it in distributed mode (the all-in-one shop mounts

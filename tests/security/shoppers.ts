@@ -1,6 +1,6 @@
 import { sandboxPay } from '../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
-import { waitUntil } from '../support/wait-until.ts';
-import type { TestShop } from '../support/test-shop.ts';
+import { waitUntil } from '@shop/test-support/wait-until';
+import type { TestShop } from '@shop/test-support/test-shop';
 
 /** Shoppers, their things and their purchases, made through the shop's public API as a browser would. */
 

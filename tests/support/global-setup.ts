@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres } from '../../services/shared/src/db/embedded-postgres.ts';
+import { startEmbeddedPostgres } from '@shop/shared/db/embedded-postgres';
 import { startTestRedis } from './redis-server.ts';
 import { startMockKafka } from './kafka-broker.ts';
 

@@ -1,5 +1,5 @@
 import { SERVICES } from '../../scripts/distributed-processes.ts';
-import { freePort } from '../../services/shared/src/db/free-port.ts';
+import { freePort } from '@shop/shared/db/free-port';
 
 /**
  * Ports for a distributed shop's gateway and, after it, each service (startDistributed puts them on

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { freePort } from '../../services/shared/src/db/free-port.ts';
+import { freePort } from '@shop/shared/db/free-port';
 
 /**
  * Starts a throw-away redis-server (Debian package) on a free port, or on `port` (to start one again where

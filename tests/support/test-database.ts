@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { createPool } from '../../services/shared/src/db/pool.ts';
-import { migrate } from '../../services/shared/src/db/migrate.ts';
+import { createPool } from '@shop/shared/db/pool';
+import { migrate } from '@shop/shared/db/migrate';
 
 export interface TestDatabase {
   url: string;

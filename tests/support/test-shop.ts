@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
-import { loadConfig } from '../../services/shared/src/config/config.ts';
+import { loadConfig } from '@shop/shared/config/config';
 import { startShop, type RunningShop } from '../../services/gateway/src/shop.ts';
 import { httpClient } from './http.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startTestShop, type TestShop } from '../../../tests/support/test-shop.ts';
+import { ADMIN, startTestShop, type TestShop } from '@shop/test-support/test-shop';
 
 let shop: TestShop;
 beforeAll(async () => {

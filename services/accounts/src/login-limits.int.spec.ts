@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestShop, type TestShop } from '../../../tests/support/test-shop.ts';
-import { waitUntil } from '../../../tests/support/wait-until.ts';
+import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { waitUntil } from '@shop/test-support/wait-until';
 
 /**
  * Issue 13: failed log-ins are limited per account (5 in 15 minutes, from any address) and per address

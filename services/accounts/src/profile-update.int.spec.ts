@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indiaDate } from '@shop/shared/time/india-date';
-import { startTestShop, type TestShop } from '../../../tests/support/test-shop.ts';
+import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 
 interface Me {
   name: string;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestShop, type TestShop } from '../../../tests/support/test-shop.ts';
+import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 
 interface Testimonial {
   id: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyThroughSandbox } from '../../../tests/support/purchase.ts';
-import { startTestShop, type TestShop } from '../../../tests/support/test-shop.ts';
-import { waitUntil } from '../../../tests/support/wait-until.ts';
+import { buyThroughSandbox } from '@shop/test-support/purchase';
+import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { waitUntil } from '@shop/test-support/wait-until';
 import type { ProductView } from './read-models/products/products-queries.ts';
 
 let shop: TestShop;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '@shop/shared/db/pool';
 import type { RecordedEvent } from '@shop/shared/eventstore/types';
-import { startTestShop, type TestShop } from '../../../tests/support/test-shop.ts';
+import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import { collectionsProjection } from './read-models/collections/collections-projection.ts';
 
 interface Collection {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestShop, type TestShop } from '../../../tests/support/test-shop.ts';
+import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 
 /**
  * Issue 15, defect 6: a multipart body busboy cannot read made POST/PUT /api/products answer 500. Each is

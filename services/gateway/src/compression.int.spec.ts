@@ -10,7 +10,7 @@ import { createHttpApp } from '@shop/shared/http/app';
 import { createLogger } from '@shop/shared/observability/logger';
 import { Metrics } from '@shop/shared/observability/metrics';
 import { listen } from '@shop/shared/runtime/host';
-import { startTestShop, type TestShop } from '../../../tests/support/test-shop.ts';
+import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import { serveWebApp } from './web.ts';
 
 const GZIP = { 'accept-encoding': 'gzip' };

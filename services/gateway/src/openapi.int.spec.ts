@@ -12,9 +12,9 @@ import { createLogger } from '@shop/shared/observability/logger';
 import { Metrics } from '@shop/shared/observability/metrics';
 import { buildServiceApp, listen } from '@shop/shared/runtime/host';
 import { createInfrastructure, type Infrastructure } from '@shop/shared/runtime/infrastructure';
-import { httpClient } from '../../../tests/support/http.ts';
-import { createTestDatabase, type TestDatabase } from '../../../tests/support/test-database.ts';
-import { startTestShop, type TestShop } from '../../../tests/support/test-shop.ts';
+import { httpClient } from '@shop/test-support/http';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
+import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import { createProxyGateway } from './proxy.ts';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;

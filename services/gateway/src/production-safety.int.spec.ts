@@ -13,10 +13,10 @@ import { freePort } from '@shop/shared/db/free-port';
 import { buildServiceApp, listen, startModules } from '@shop/shared/runtime/host';
 import { createInfrastructure, type Infrastructure } from '@shop/shared/runtime/infrastructure';
 import { startProcess, type Proc } from '../../../scripts/distributed-processes.ts';
-import { httpClient } from '../../../tests/support/http.ts';
-import { createTestDatabase, type TestDatabase } from '../../../tests/support/test-database.ts';
-import { startTestShop, type TestShop } from '../../../tests/support/test-shop.ts';
-import { waitUntil } from '../../../tests/support/wait-until.ts';
+import { httpClient } from '@shop/test-support/http';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
+import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { createProxyGateway } from './proxy.ts';
 
 /** Issue 15, defect 7: production safety. */

@@ -4,7 +4,7 @@ import { SERVICE_ROUTES } from '@shop/shared/runtime/service';
 import { createLogger } from '@shop/shared/observability/logger';
 import { Metrics } from '@shop/shared/observability/metrics';
 import { listen } from '@shop/shared/runtime/host';
-import { startTestShop, type TestShop } from '../../../tests/support/test-shop.ts';
+import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import { createProxyGateway } from './proxy.ts';
 
 /**

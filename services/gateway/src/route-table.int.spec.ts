@@ -12,7 +12,7 @@ import { loadConfig } from '@shop/shared/config/config';
 import type { RouteAuth, RouteSpec } from '@shop/shared/http/route-table';
 import { buildServiceApp } from '@shop/shared/runtime/host';
 import { createInfrastructure, type Infrastructure } from '@shop/shared/runtime/infrastructure';
-import { createTestDatabase, type TestDatabase } from '../../../tests/support/test-database.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { ROUTE_TABLE } from './route-table.ts';
 
 /** The guards a route may carry, and what each means in the table. */

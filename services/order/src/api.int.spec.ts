@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../tests/support/test-database.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { waitForOrderOfPayment } from './index.ts';
 import type { DashboardStats } from './read-models/orders/dashboard-stats.ts';
 import type { OrderView } from './read-models/orders/orders-queries.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../tests/support/test-database.ts';
-import { waitUntil } from '../../../tests/support/wait-until.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { startOrderTestHost, type OrderTestHost } from './testing/order-test-host.ts';
 import { openEventStream, type EventStreamReader } from './testing/sse-client.ts';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../tests/support/test-database.ts';
-import { waitUntil } from '../../../tests/support/wait-until.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { waitForOrderOfPayment } from './index.ts';
 import type { DashboardStats } from './read-models/orders/dashboard-stats.ts';
 import type { OrderView } from './read-models/orders/orders-queries.ts';

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpClient } from '../../support/http.ts';
+import { httpClient } from '@shop/test-support/http';
 import {
   horizontalOverflow,
   launchBrowser,

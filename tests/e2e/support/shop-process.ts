@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../../scripts/distributed-processes.ts';
-import { waitUntil } from '../../support/wait-until.ts';
+import { waitUntil } from '@shop/test-support/wait-until';
 
 /**
  * The embedded shop as `npm start` runs it, but as one process: node itself runs main.ts (with tsx's loader

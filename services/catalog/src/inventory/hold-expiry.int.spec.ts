@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findProduct } from '../read-models/products/products-queries.ts';
 import { startCatalogTestHost, type CatalogTestHost } from '../testing/catalog-test-host.ts';
-import { waitUntil } from '../../../../tests/support/wait-until.ts';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { holdBackstopMs } from './hold-expiry.ts';
 
 const TTL_SECONDS = 600;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startCatalogTestHost, type CatalogTestHost } from '../testing/catalog-test-host.ts';
-import { waitUntil } from '../../../../tests/support/wait-until.ts';
+import { waitUntil } from '@shop/test-support/wait-until';
 
 let host: CatalogTestHost;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPay } from '../../../checkout/src/payment-provider/sandbox/sandbox-pay.ts';
-import { startTestShop, type TestShop } from '../../../../tests/support/test-shop.ts';
+import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 
 interface Product {
   id: string;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReserveLine, ReservedLine } from '@shop/shared/contracts/inventory';
 import { findProduct } from '../read-models/products/products-queries.ts';
 import { startCatalogTestHost, type CatalogTestHost } from '../testing/catalog-test-host.ts';
-import { waitUntil } from '../../../../tests/support/wait-until.ts';
+import { waitUntil } from '@shop/test-support/wait-until';
 
 /** mulberry32: a small seeded generator, so a failing run can be repeated with its seed. */
 function generator(seed: number) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
-import { createTestDatabase, type TestDatabase } from '../../../../tests/support/test-database.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { InsufficientStockError, type StockCommand } from '../stock/decider.ts';
 import { stockStreamId } from '../stock/events.ts';
 import { SOLD_OUT_TRUSTED_MS, StockWriter } from './stock-writer.ts';

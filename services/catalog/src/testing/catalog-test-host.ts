@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadConfig } from '@shop/shared/config/config';
 import { startModules } from '@shop/shared/runtime/host';
 import { createInfrastructure, type Infrastructure } from '@shop/shared/runtime/infrastructure';
-import { createTestDatabase, type TestDatabase } from '../../../../tests/support/test-database.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { createCatalogService } from '../index.ts';
 import { PRODUCTS_PROJECTION } from '../read-models/products/products-projection.ts';
 import type { StockInput } from '../stock/stock-levels.ts';

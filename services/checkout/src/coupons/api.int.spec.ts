@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitUntil } from '../../../../tests/support/wait-until.ts';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { startCheckoutTestHost, type CheckoutTestHost } from '../delivery/testing/checkout-test-host.ts';
 import { createCoupons } from './index.ts';
 

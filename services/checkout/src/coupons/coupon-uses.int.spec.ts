@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '@shop/shared/db/pool';
 import { ValidationError } from '@shop/shared/errors/errors';
 import { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
-import { waitUntil } from '../../../../tests/support/wait-until.ts';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { startCheckoutTestHost, type CheckoutTestHost } from '../delivery/testing/checkout-test-host.ts';
 import { Coupons } from './coupons.ts';
 import { createCoupons } from './index.ts';

@@ -3,8 +3,8 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnavailableError, ValidationError } from '@shop/shared/errors/errors';
 import { listen } from '@shop/shared/runtime/host';
-import { createTestDatabase, type TestDatabase } from '../../../../tests/support/test-database.ts';
-import { waitUntil } from '../../../../tests/support/wait-until.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
+import { waitUntil } from '@shop/test-support/wait-until';
 import {
   createRazorpayProvider,
   createRazorpaySandbox,

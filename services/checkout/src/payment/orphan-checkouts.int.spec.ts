@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
-import { createTestDatabase, type TestDatabase } from '../../../../tests/support/test-database.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { Coupons } from '../coupons/coupons.ts';
 import { LiveCheckouts } from './live-checkouts.ts';
 import { releaseOrphanCheckouts } from './orphan-checkouts.ts';

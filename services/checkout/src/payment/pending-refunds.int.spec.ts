@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentStreamId, type PaymentEvent } from '@shop/shared/contracts/payment-events';
 import { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import { listen } from '@shop/shared/runtime/host';
-import { createTestDatabase, type TestDatabase } from '../../../../tests/support/test-database.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import {
   createRazorpayProvider,
   createRazorpaySandbox,

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InventoryPort } from '@shop/shared/contracts/inventory';
-import { createTestDatabase, type TestDatabase } from '../../../../tests/support/test-database.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import type { CouponUses } from './ports.ts';
 import { PendingSettlements } from './settlement-consumer.ts';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPay } from '../payment-provider/sandbox/sandbox-pay.ts';
 import { paymentSettings } from './provider-settings.ts';
-import { startTestShop, type TestShop } from '../../../../tests/support/test-shop.ts';
-import { waitUntil } from '../../../../tests/support/wait-until.ts';
+import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { waitUntil } from '@shop/test-support/wait-until';
 
 interface CreateOrderAnswer {
   id: string;

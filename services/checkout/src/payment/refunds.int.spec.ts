@@ -5,8 +5,8 @@ import { webhookSignature } from '../payment-provider/signatures.ts';
 import type { SandboxPayment, SandboxRefund } from '../payment-provider/index.ts';
 import { paymentSettings } from './provider-settings.ts';
 import type { RefundView } from './read-models/refunds-projection.ts';
-import { startTestShop, type TestShop } from '../../../../tests/support/test-shop.ts';
-import { waitUntil } from '../../../../tests/support/wait-until.ts';
+import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { waitUntil } from '@shop/test-support/wait-until';
 
 // Money the shop took but cannot turn into an order goes back to the payer through the provider, exactly
 // once, however many times the provider reports the payment; admins see it at /api/payment/admin/refunds.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentStreamId } from '@shop/shared/contracts/payment-events';
 import { UnavailableError } from '@shop/shared/errors/errors';
-import { createTestDatabase, type TestDatabase } from '../../../../tests/support/test-database.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { OrderPlacementHttpClient } from '../client.ts';
 import { startOrderTestHost, type OrderTestHost } from '../testing/order-test-host.ts';
 import { paymentVerifiedData, recordVerifiedPayment } from '../testing/payments.ts';

@@ -9,8 +9,8 @@ import { loadConfig } from '@shop/shared/config/config';
 import { buildServiceApp, listen, startModules } from '@shop/shared/runtime/host';
 import { createInfrastructure, type Infrastructure } from '@shop/shared/runtime/infrastructure';
 import type { ServiceContext } from '@shop/shared/runtime/service';
-import { httpClient } from '../../../../tests/support/http.ts';
-import { waitUntil } from '../../../../tests/support/wait-until.ts';
+import { httpClient } from '@shop/test-support/http';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { createOrderService, type OrderService } from '../index.ts';
 import type { OrderPushOptions } from '../push/order-push-hub.ts';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../../tests/support/test-database.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { createPool } from '../db/pool.ts';
 import { PostgresEventStore } from '../eventstore/postgres-event-store.ts';
 import type { RecordedEvent } from '../eventstore/types.ts';

@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { createLogger } from '../observability/logger.ts';
 import { createCache, type Cache } from './index.ts';
 import { deleteRedisKeys, uniquePrefix } from './testing/redis-keys.ts';
-import { waitUntil } from '../../../../tests/support/wait-until.ts';
+import { waitUntil } from '@shop/test-support/wait-until';
 
 const redisUrl = inject('redisUrl');
 const logger = createLogger('test', 'silent');

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { waitUntil } from '../../../../tests/support/wait-until.ts';
+import { waitUntil } from '@shop/test-support/wait-until';
 import {
   clearPreviousServer,
   isPostgresOn,

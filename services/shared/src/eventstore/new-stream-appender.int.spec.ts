@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../../tests/support/test-database.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { NewStreamAppender } from './new-stream-appender.ts';
 import { PostgresEventStore, StreamVersionConflictError } from './postgres-event-store.ts';
 import type { RecordedEvent } from './types.ts';

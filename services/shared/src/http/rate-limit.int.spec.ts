@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { startTestRedis } from '../../../../tests/support/redis-server.ts';
-import { waitUntil } from '../../../../tests/support/wait-until.ts';
+import { startTestRedis } from '@shop/test-support/redis-server';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { createLogger } from '../observability/logger.ts';
 import { Metrics } from '../observability/metrics.ts';
 import { listen } from '../runtime/host.ts';

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../../tests/support/test-database.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { deleteRedisKeys, uniquePrefix } from '../cache/testing/redis-keys.ts';
-import { waitUntil } from '../../../../tests/support/wait-until.ts';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { createLogger } from '../observability/logger.ts';
 import { createJobScheduler, type JobScheduler, type SchedulerOptions } from './index.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../../tests/support/test-database.ts';
-import { waitUntil } from '../../../../tests/support/wait-until.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { createLogger } from '../observability/logger.ts';
 import { PostgresJobScheduler, type PostgresJobSchedulerOptions } from './postgres-job-scheduler.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '@shop/shared/eventstore/types';
-import { createTestDatabase, type TestDatabase } from '../../../../../tests/support/test-database.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { usersProjection } from './users-projection.ts';
 
 let position = 0n;

@@ -8,9 +8,9 @@ import { loadConfig } from '@shop/shared/config/config';
 import { buildServiceApp, listen, startModules } from '@shop/shared/runtime/host';
 import { createInfrastructure, type Infrastructure } from '@shop/shared/runtime/infrastructure';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
-import { httpClient } from '../../../../../tests/support/http.ts';
-import { waitUntil } from '../../../../../tests/support/wait-until.ts';
-import { createTestDatabase, type TestDatabase } from '../../../../../tests/support/test-database.ts';
+import { httpClient } from '@shop/test-support/http';
+import { waitUntil } from '@shop/test-support/wait-until';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 
 export const TEST_ADMIN = { email: 'admin@test.local', password: 'admin-pass-123' };
 

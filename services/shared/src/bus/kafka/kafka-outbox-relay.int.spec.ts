@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Consumer, KafkaMessage } from 'kafkajs';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../../../tests/support/test-database.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { PostgresEventStore } from '../../eventstore/postgres-event-store.ts';
 import { decodeEvent } from '../event-codec.ts';
 import { silentLogger } from '../logger.ts';
 import { createKafkaClient } from './kafka-client.ts';
 import { KafkaOutboxRelay } from './kafka-outbox-relay.ts';
-import { waitUntil } from '../../../../../tests/support/wait-until.ts';
+import { waitUntil } from '@shop/test-support/wait-until';
 
 describe('KafkaOutboxRelay', () => {
   const kafka = createKafkaClient({

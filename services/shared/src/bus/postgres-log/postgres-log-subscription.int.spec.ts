@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../../../tests/support/test-database.ts';
+import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { PostgresEventStore } from '../../eventstore/postgres-event-store.ts';
 import type { RecordedEvent } from '../../eventstore/types.ts';
 import { waitForProjection } from '../projection-progress.ts';
