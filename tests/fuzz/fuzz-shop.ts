@@ -12,7 +12,7 @@ import pg from 'pg';
 import { startShop } from '../../services/gateway/src/shop.ts';
 import { freePort } from '../../services/shared/src/db/free-port.ts';
 import { SERVICES, startDistributed } from '../../scripts/distributed-processes.ts';
-import { startMockKafka } from '../support/kafka-broker.ts';
+import { startMockKafka } from '@shop/test-support/kafka-broker';
 import { ROUTE_TABLE } from '../../services/gateway/src/route-table.ts';
 import { sandboxPay } from '../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
 import { loadConfig } from '../../services/shared/src/config/config.ts';
@@ -106,10 +106,25 @@ export async function startFuzzShop(opts: {
         stops.push(kafka.stop);
         brokers = kafka.brokers;
       }
-      const gatewayPort = await freePort();
-      const firstServicePort = await freePort();
-      const shop = await startDistributed({ env: { ...env, KAFKA_BROKERS: brokers }, gatewayPort, firstServicePort });
-      stops.push(() => shop.stop());
+      // The services take firstServicePort and the three ports after it, which another process may hold:
+      // a start that fails on a taken port is tried again on other ports.
+      let gatewayPort = 0;
+      let firstServicePort = 0;
+      for (let attempt = 1; ; attempt++) {
+        gatewayPort = await freePort();
+        firstServicePort = await freePort();
+        try {
+          const shop = await startDistributed({
+            env: { ...env, KAFKA_BROKERS: brokers },
+            gatewayPort,
+            firstServicePort,
+          });
+          stops.push(() => shop.stop());
+          break;
+        } catch (err) {
+          if (attempt >= 3 || !String(err).includes('EADDRINUSE')) throw err;
+        }
+      }
       url = `http://127.0.0.1:${gatewayPort}`;
       const servicePort = (service: string) => firstServicePort + SERVICES.findIndex((s) => s.name === service);
       const internal: Array<[string, string]> = [

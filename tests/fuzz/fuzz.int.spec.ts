@@ -29,7 +29,7 @@ describe('fuzzing every route', () => {
       timeoutMs: 10_000,
     });
     console.log(formatSummary(summary));
-  }, 240_000);
+  }, 300_000);
   afterAll(async () => {
     await fuzz?.stop();
   });

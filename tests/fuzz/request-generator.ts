@@ -71,14 +71,15 @@ export class RequestGenerator {
     const route = routes[order[index % routes.length]!]!;
     const variant: string[] = [];
     const headers: Record<string, string> = {};
-    let method = route.method.toUpperCase();
-    if (method === 'GET' && rng.chance(0.03)) {
-      method = 'HEAD';
-      variant.push('method HEAD');
-    } else if (rng.chance(0.01)) {
-      method = 'OPTIONS';
-      variant.push('method OPTIONS');
-    }
+    const own = route.method.toUpperCase();
+    const method = rng.weighted<string>([
+      [95, own],
+      [own === 'GET' ? 3 : 0, 'HEAD'],
+      [1, 'OPTIONS'],
+      [1, rng.pick(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'TRACE'].filter((m) => m !== own))],
+    ]);
+    if (method !== own)
+      variant.push(`method ${method}${method === 'HEAD' || method === 'OPTIONS' ? '' : " (not the route's)"}`);
 
     // ---- token ----
     const kind = this.tokens.kindFor(route.auth, rng);
@@ -134,7 +135,11 @@ export class RequestGenerator {
     // ---- body ----
     const body = this.body(route, method, rng, variant);
     if (body.bytes !== undefined) {
-      headers['content-length'] = String(body.bytes.length);
+      if (rng.chance(0.05)) {
+        // no length said: the parsers' limits must hold while reading
+        headers['transfer-encoding'] = 'chunked';
+        variant.push('chunked');
+      } else headers['content-length'] = String(body.bytes.length);
     }
     if (body.contentType !== undefined) headers['content-type'] = body.contentType;
     if (body.contentEncoding !== undefined) headers['content-encoding'] = body.contentEncoding;
