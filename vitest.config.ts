@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 // Redis and a Kafka-protocol broker), *.e2e.spec.ts (whole processes over HTTP).
 export default defineConfig({
   test: {
-    reporters: ['default'],
+    // The second reporter prints, after the summary, where Postgres, Redis and Kafka came from.
+    reporters: ['default', './tests/support/sources-reporter.ts'],
     projects: [
       {
         test: {

@@ -2,8 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '@shop/shared/db/embedded-postgres';
-import { startTestRedis } from './redis-server.ts';
+import { startKafkaContainer, startPostgresContainer, startRedisContainer, type Started } from './containers.ts';
 import { startMockKafka } from './kafka-broker.ts';
+import { startTestRedis } from './redis-server.ts';
+import { chooseSources, containerRuntimeAnswers, describeSources, type Service } from './service-sources.ts';
+import { recordSources } from './sources-reporter.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,40 +20,51 @@ declare module 'vitest' {
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /**
- * Finds the real services the integration and e2e tiers talk to: those given by environment variables
- * (DATABASE_URL, REDIS_URL, KAFKA_BROKERS), else starts them (embedded Postgres, redis-server, a
- * Kafka-protocol mock broker). No container runtime answers on these machines, so testcontainers is not used.
- * A tier that cannot get its service fails loudly rather than skipping.
+ * Gets the real services the integration and e2e tiers talk to (see service-sources.ts): containers when a
+ * runtime answers or TESTCONTAINERS=1, else those the environment names, else started here. Prints which,
+ * and the summary prints it again. A tier that cannot get its service fails loudly rather than skipping.
  */
 export default async function setup(project: TestProject) {
   const stops: Array<() => Promise<void>> = [];
   const tmp = path.join(ROOT, '.tmp', `${project.name}-${process.pid}`);
   fs.mkdirSync(tmp, { recursive: true });
+  const env = process.env;
+  const sources = chooseSources(env, await containerRuntimeAnswers(env));
 
-  let postgresUrl = process.env.DATABASE_URL;
-  if (!postgresUrl) {
-    console.warn('[tests] DATABASE_URL unset: starting embedded Postgres');
-    const pg = await startEmbeddedPostgres({ dataDir: path.join(tmp, 'pg'), database: 'test' });
-    postgresUrl = pg.url;
-    stops.push(pg.stop);
+  const local: Record<Service, () => Promise<Started>> = {
+    postgres: async () => {
+      const pg = await startEmbeddedPostgres({ dataDir: path.join(tmp, 'pg'), database: 'test' });
+      return { url: pg.url, stop: pg.stop };
+    },
+    redis: startTestRedis,
+    kafka: async () => {
+      const kafka = await startMockKafka();
+      return { url: kafka.brokers, stop: kafka.stop };
+    },
+  };
+  const container: Record<Service, () => Promise<Started>> = {
+    postgres: startPostgresContainer,
+    redis: startRedisContainer,
+    kafka: startKafkaContainer,
+  };
+  const get = async (service: Service): Promise<string> => {
+    const source = sources[service];
+    if (source.kind === 'env') return env[source.variable] as string;
+    const started = await (source.kind === 'testcontainers' ? container : local)[service]();
+    stops.push(started.stop);
+    return started.url;
+  };
+  try {
+    project.provide('postgresUrl', await get('postgres'));
+    project.provide('redisUrl', await get('redis'));
+    project.provide('kafkaBrokers', await get('kafka'));
+  } catch (e) {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+    throw e;
   }
-  let redisUrl = process.env.REDIS_URL;
-  if (!redisUrl) {
-    console.warn('[tests] REDIS_URL unset: starting redis-server');
-    const redis = await startTestRedis();
-    redisUrl = redis.url;
-    stops.push(redis.stop);
-  }
-  let kafkaBrokers = process.env.KAFKA_BROKERS;
-  if (!kafkaBrokers) {
-    console.warn('[tests] KAFKA_BROKERS unset: starting a Kafka-protocol mock broker');
-    const kafka = await startMockKafka();
-    kafkaBrokers = kafka.brokers;
-    stops.push(kafka.stop);
-  }
-  project.provide('postgresUrl', postgresUrl);
-  project.provide('redisUrl', redisUrl);
-  project.provide('kafkaBrokers', kafkaBrokers);
+  const line = describeSources(sources);
+  console.log(`[tests] ${project.name}: ${line}`);
+  recordSources(project.name, line);
 
   return async () => {
     for (const stop of stops.reverse()) await stop().catch((e) => console.error('[tests] teardown', e));
