@@ -2,8 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
-import { InsufficientStockError, type StockCommand } from '../stock/decider.ts';
-import { stockStreamId } from '../stock/events.ts';
+import {
+  evolveStock,
+  initialStockState,
+  InsufficientStockError,
+  type StockCommand,
+  type StockState,
+} from '../stock/decider.ts';
+import { stockStreamId, type StockEvent } from '../stock/events.ts';
 import { SOLD_OUT_TRUSTED_MS, StockWriter } from './stock-writer.ts';
 
 let db: TestDatabase;
@@ -141,5 +147,64 @@ describe('StockWriter: a sold-out stream refuses in memory', () => {
     const before = await types(stream);
     await expect(writer.execute(stream, reserve(productId, 'h1'))).resolves.toEqual([]);
     expect(await types(stream)).toEqual(before);
+  });
+});
+
+describe('StockWriter: an append that lost to another process', () => {
+  const at = now.toISOString();
+  /** What a state holds, to compare the writer's with a fold of the whole stream (a checkpoint left open shows too). */
+  const view = (s: StockState) => ({
+    exists: s.exists,
+    available: s.available,
+    holds: Object.fromEntries(s.holds),
+    journal: s.journal,
+  });
+  const fullFold = async (stream: string) =>
+    view(
+      (await store.readStream(stream)).reduce(
+        (state, e) => evolveStock(state, { type: e.type, data: e.data } as StockEvent),
+        initialStockState(),
+      ),
+    );
+
+  it('reads on from the version it held (not from the start), decides again, and ends in the state of a full fold', async () => {
+    const writer = new StockWriter(store);
+    const productId = randomUUID();
+    const stream = stockStreamId(productId, null);
+    await writer.execute(stream, setLevel(productId, 5));
+    await writer.execute(stream, reserve(productId, 'h0'));
+    await writer.execute(stream, reserve(productId, 'h1'));
+    // Another process (its own store: its appends reach no listener here) holds 2 units and releases h0.
+    const otherProcess = new PostgresEventStore(db.pool, 'catalog');
+    await otherProcess.append(stream, 3, [
+      { type: 'StockReserved', data: { productId, size: null, reservationId: 'x', quantity: 2, at } },
+      { type: 'StockReleased', data: { productId, size: null, reservationId: 'h0', quantity: 1, reason: 'test', at } },
+    ]);
+    const reads = vi.spyOn(store, 'readStream');
+
+    // Within the trust window the writer decides on its state at version 3: the append loses, it reads 4 on.
+    expect((await writer.execute(stream, reserve(productId, 'mine'))).map((e) => e.type)).toEqual(['StockReserved']);
+    expect(reads.mock.calls).toEqual([[stream, 4]]);
+    expect(await writer.read(stream, view)).toEqual(await fullFold(stream));
+    expect(await writer.available(stream)).toBe(1);
+
+    // Again with a batch that changes a hold it already had (h1 released): the hold is as before the lost batch.
+    await otherProcess.append(stream, 6, [
+      { type: 'StockCommitted', data: { productId, size: null, reservationId: 'x', quantity: 2, at } },
+    ]);
+    reads.mockClear();
+    expect((await writer.execute(stream, release(productId, 'h1'))).map((e) => e.type)).toEqual(['StockReleased']);
+    expect(reads.mock.calls).toEqual([[stream, 7]]);
+    expect(await writer.read(stream, view)).toEqual(await fullFold(stream));
+    expect(await types(stream)).toEqual([
+      'StockLevelSet',
+      'StockReserved',
+      'StockReserved',
+      'StockReserved',
+      'StockReleased',
+      'StockReserved',
+      'StockCommitted',
+      'StockReleased',
+    ]);
   });
 });

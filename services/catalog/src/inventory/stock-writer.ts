@@ -1,6 +1,7 @@
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import { StreamWriter } from '@shop/shared/eventstore/stream-writer';
 import {
+  checkpointStock,
   decideStock,
   evolveStock,
   InsufficientStockError,
@@ -29,6 +30,7 @@ export class StockWriter extends StreamWriter<StockState, StockCommand, StockEve
         initial: initialStockState,
         evolve: evolveStock,
         decide: decideStock,
+        checkpoint: checkpointStock,
         actor: 'inventory',
         busyMessage: 'Stock is very busy, please try again',
         mayFree: (c) => c.type === 'ReleaseStock' || c.type === 'SetStockLevel',

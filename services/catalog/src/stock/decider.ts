@@ -2,7 +2,13 @@ import { ConflictError, ValidationError } from '@shop/shared/errors/errors';
 import type { StockEvent } from './events.ts';
 
 type Hold = { quantity: number; status: 'reserved' | 'released' | 'committed' };
-export type StockState = { exists: boolean; available: number; holds: Map<string, Hold> };
+export type StockState = {
+  exists: boolean;
+  available: number;
+  holds: Map<string, Hold>;
+  /** While a checkpoint is open: each hold evolve changed since, as it was before (undefined: absent). */
+  journal?: Map<string, Hold | undefined>;
+};
 
 export type StockCommand =
   | { type: 'SetStockLevel'; data: { productId: string; size: string | null; available: number; now: Date } }
@@ -33,6 +39,39 @@ export class InsufficientStockError extends ConflictError {
 
 export const initialStockState = (): StockState => ({ exists: false, available: 0, holds: new Map() });
 
+/**
+ * The way back to `state` as it is now (the stream writer's checkpoint before a batch): evolve records the
+ * holds it changes from here on, so going back costs what the batch touched, not a copy of every hold.
+ */
+export function checkpointStock(state: StockState): { rollback(): StockState; forget(): void } {
+  const { exists, available } = state;
+  const journal = new Map<string, Hold | undefined>();
+  state.journal = journal;
+  const forget = () => {
+    if (state.journal === journal) delete state.journal;
+  };
+  return {
+    rollback() {
+      for (const [id, hold] of journal) {
+        if (hold) state.holds.set(id, hold);
+        else state.holds.delete(id);
+      }
+      state.exists = exists;
+      state.available = available;
+      forget();
+      return state;
+    },
+    forget,
+  };
+}
+
+/** Notes a hold's value before evolve changes it, while a checkpoint is open. */
+function noteHold(state: StockState, id: string): void {
+  if (!state.journal || state.journal.has(id)) return;
+  const hold = state.holds.get(id);
+  state.journal.set(id, hold && { ...hold });
+}
+
 /** Mutates and returns `state` (the single writer keeps one state per hot stream; copying it per event would dominate). */
 export function evolveStock(state: StockState, event: StockEvent): StockState {
   switch (event.type) {
@@ -42,15 +81,18 @@ export function evolveStock(state: StockState, event: StockEvent): StockState {
       return state;
     case 'StockReserved':
       state.available -= event.data.quantity;
+      noteHold(state, event.data.reservationId);
       state.holds.set(event.data.reservationId, { quantity: event.data.quantity, status: 'reserved' });
       return state;
     case 'StockReleased': {
       state.available += event.data.quantity;
+      noteHold(state, event.data.reservationId);
       const h = state.holds.get(event.data.reservationId);
       if (h) h.status = 'released';
       return state;
     }
     case 'StockCommitted': {
+      noteHold(state, event.data.reservationId);
       const h = state.holds.get(event.data.reservationId);
       if (h) h.status = 'committed';
       return state;

@@ -49,6 +49,8 @@ export class Coupons {
       initial: initialCouponState,
       evolve: evolveCoupon,
       decide: decideCoupon,
+      // evolveCoupon returns new states: the state before a batch stays as it was.
+      checkpoint: (state) => ({ rollback: () => state }),
       actor: 'checkout',
       busyMessage: 'This coupon is very busy, please try again',
     });

@@ -14,6 +14,14 @@ export interface WriterModel<S, C, E extends DomainEvent> {
   busyMessage: string;
   /** Commands that may free capacity (a release): counted until settled, see `Slot.freeing`. */
   mayFree?(command: C): boolean;
+  /**
+   * Called before a batch is decided: the way back to `state` as it is now, taken when the batch's append
+   * fails (lost to another process's append), so the writer reads on from the version it holds instead of
+   * folding the stream from its start. An evolve that returns new states keeps `state` as it is
+   * (`(state) => ({ rollback: () => state })`); a mutating evolve records what it changes from here on.
+   * `forget` (optional) ends that record once the batch is written or appended nothing.
+   */
+  checkpoint(state: S): { rollback(): S; forget?(): void };
 }
 
 type Job<S, C, E> =
@@ -39,7 +47,8 @@ export interface Slot<S, C, E> {
  * The single writer of each stream of one aggregate in this process, with group commit: commands for one
  * stream queue up while a batch is being written, and the next batch decides all of them against the
  * stream's state in order and appends their events in one transaction. Other processes writing the same
- * stream are caught by the optimistic version check; the batch then reloads and decides again. So a hot
+ * stream are caught by the optimistic version check; the state then goes back to the version the writer
+ * held (model.checkpoint), the events after it are read, and the batch is decided again. So a hot
  * stream takes thousands of commands a second without folding its history per command or deciding on
  * stale state. Used for stock (the catalog's StockWriter) and coupon uses.
  */
@@ -156,7 +165,8 @@ export class StreamWriter<S, C, E extends DomainEvent> {
         for (const p of batch) p.reject(err);
         return;
       }
-      // Decide in arrival order on the live state; if the append fails the state is reloaded.
+      // Decide in arrival order on the live state; if the append fails the state goes back to s.version.
+      const undo = batch.some((p) => p.kind === 'command') ? this.model.checkpoint(s.state) : undefined;
       const outcomes: Array<{ value: unknown } | { error: unknown }> = [];
       const all: E[] = [];
       for (const p of batch) {
@@ -180,7 +190,9 @@ export class StreamWriter<S, C, E extends DomainEvent> {
           // Its own append (which the listener saw as new) leaves the state as fresh as the read before it.
           s.freshAt = s.readAt;
         } catch (err) {
-          s.loaded = false;
+          // Back to the state at s.version (what the log certainly holds); the next catch-up reads on from there.
+          s.state = undo!.rollback();
+          s.freshAt = 0;
           if (err instanceof StreamVersionConflictError && attempt < maxAttempts) continue;
           const failure =
             err instanceof StreamVersionConflictError ? new UnavailableError(this.model.busyMessage) : err;
@@ -188,6 +200,7 @@ export class StreamWriter<S, C, E extends DomainEvent> {
           return;
         }
       }
+      undo?.forget?.();
       batch.forEach((p, i) => {
         const o = outcomes[i]!;
         if ('error' in o) p.reject(o.error);
