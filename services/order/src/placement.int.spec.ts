@@ -132,7 +132,9 @@ describe('order placement from PaymentVerified', () => {
     await placed(payment, data.razorpayOrderId);
     const before = await orderCount();
     // What a Kafka redelivery after a crash before the offset commit amounts to.
-    expect(await inTransaction(db.pool, (tx) => applyEvent(tx, host.order.placement, payment))).toBe('duplicate');
+    expect(await inTransaction(db.pool, (tx) => applyEvent(tx, host.order.placement, payment))).toEqual({
+      outcome: 'duplicate',
+    });
     await inTransaction(db.pool, (tx) => host.order.placement.handle(payment, tx));
     expect(await orderCount()).toBe(before);
   });

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { PendingWork, pendingWorkRetryAt } from '@shop/shared/bus/pending-work';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import { paymentStreamId, type PaymentEvent } from '@shop/shared/contracts/payment-events';
 import { retryOnConflict } from '@shop/shared/eventstore/command';
@@ -15,9 +16,9 @@ export const REFUND_PENDING_JOB = 'checkout.refund-pending';
 /**
  * Process manager: a RefundDue becomes a row of checkout.pending_refunds in the bus transaction (so a decided
  * refund is never lost); PaymentRefunded removes it. The provider is called after the commit (`refunds.run`),
- * never inside a bus transaction.
+ * never inside a bus transaction: handle() returns true, and afterCommit kicks the runner.
  */
-export function refundingConsumer(refunds: PendingRefunds): EventConsumer {
+export function refundingConsumer(refunds: PendingRefunds): EventConsumer<true> {
   return {
     name: REFUNDING_CONSUMER,
     schema: 'checkout',
@@ -30,6 +31,7 @@ export function refundingConsumer(refunds: PendingRefunds): EventConsumer {
         await tx.query('DELETE FROM checkout.pending_refunds WHERE razorpay_payment_id = $1', [
           e.data.razorpayPaymentId,
         ]);
+      return true;
     },
     afterCommit() {
       refunds.kick();
@@ -48,11 +50,13 @@ export const refundReceipt = (paymentId: string) => `refund_${paymentId}`.slice(
  * The refunds decided and not yet issued. `run` claims the due ones (a lease, so two processes never issue
  * one refund at the same time) and issues each exactly once: it first asks the provider for the payment's
  * refunds, so a refund made by an attempt that died before recording it is recorded, not made again. One
- * that fails waits 1 s, doubling up to 5 minutes, and never holds up the others.
+ * that fails waits 1 s, doubling up to 5 minutes (PENDING_WORK_RETRY), and never holds up the others.
  */
 export class PendingRefunds {
-  private running: Promise<number> | null = null;
-  private again = false;
+  private readonly work = new PendingWork(
+    () => this.runDue(),
+    (err) => this.deps.logger.error({ err }, 'issuing refunds failed'),
+  );
 
   constructor(
     private readonly deps: Pick<PaymentPorts, 'store' | 'provider' | 'clock' | 'logger'> & {
@@ -71,30 +75,12 @@ export class PendingRefunds {
 
   /** Starts a run now (after a commit); a run already under way runs once more when it ends. */
   kick(): void {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    void this.run().catch((err: unknown) => this.deps.logger.error({ err }, 'issuing refunds failed'));
+    this.work.kick();
   }
 
   /** Issues every due refund this process can claim; answers how many were recorded as refunded. */
-  async run(): Promise<number> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      let done = 0;
-      do {
-        this.again = false;
-        done += await this.runDue();
-      } while (this.again);
-      return done;
-    })().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+  run(): Promise<number> {
+    return this.work.run();
   }
 
   private async runDue(): Promise<number> {
@@ -144,14 +130,13 @@ export class PendingRefunds {
       await pool.query('DELETE FROM checkout.pending_refunds WHERE razorpay_payment_id = $1', [paymentId]);
       return true;
     } catch (err) {
-      const waitMs = Math.min(300_000, 1000 * 2 ** Math.min(attempts, 9));
       logger.warn({ err, orderId, paymentId, attempts: attempts + 1 }, 'refund failed; it will be retried');
       await pool
         .query(
           `UPDATE checkout.pending_refunds
               SET attempts = attempts + 1, next_attempt_at = $2, claimed_until = NULL, last_error = $3
             WHERE razorpay_payment_id = $1`,
-          [paymentId, new Date(this.deps.clock().getTime() + waitMs), String(err).slice(0, 500)],
+          [paymentId, pendingWorkRetryAt(this.deps.clock(), attempts), String(err).slice(0, 500)],
         )
         .catch(() => undefined);
       return false;

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { PendingWork, pendingWorkRetryAt } from '@shop/shared/bus/pending-work';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { InventoryPort } from '@shop/shared/contracts/inventory';
 import type { PaymentEvent, PaymentOrderCreated } from '@shop/shared/contracts/payment-events';
@@ -13,14 +14,15 @@ export const SETTLE_PENDING_JOB = 'checkout.settle-pending';
 /**
  * Turns a recorded payment into a sale (reservation committed, coupon use counted) and an expired one into
  * released holds; either way the buyer's live-checkout place is given back. Inside the bus transaction it
- * only records what to do (checkout.pending_settlements); the calls to the catalog and the coupons slice
- * happen after the commit (`settlements.run`), never inside a transaction of up to 500 events.
+ * only records what to do (checkout.pending_settlements) and returns true; the calls to the catalog and the
+ * coupons slice happen after the commit (afterCommit kicks `settlements.run`), never inside a transaction of
+ * up to 500 events.
  */
 export function settlementConsumer(deps: {
   liveCheckouts: LiveCheckouts;
   settlements: PendingSettlements;
   loadOrder: (orderId: string) => Promise<PaymentOrderCreated['data'] | null>;
-}): EventConsumer {
+}): EventConsumer<true> {
   return {
     name: SETTLEMENT_CONSUMER,
     schema: 'checkout',
@@ -36,6 +38,7 @@ export function settlementConsumer(deps: {
         const order = await deps.loadOrder(e.data.razorpayOrderId);
         await deps.settlements.record(tx, e.data.reservationId, 'release', order?.couponCode ?? null);
       }
+      return true;
     },
     afterCommit() {
       deps.settlements.kick();
@@ -48,11 +51,13 @@ type Action = 'commit' | 'release';
 /**
  * The settlements decided and not yet carried out. `run` takes the due ones oldest first and calls the
  * inventory and coupons (idempotent: a settlement carried out twice does no harm); one that fails waits
- * 1 s, doubling up to 5 minutes, and never holds up the others.
+ * 1 s, doubling up to 5 minutes (PENDING_WORK_RETRY), and never holds up the others.
  */
 export class PendingSettlements {
-  private running: Promise<number> | null = null;
-  private again = false;
+  private readonly work = new PendingWork(
+    () => this.runDue(),
+    (err) => this.deps.logger.error({ err }, 'settling payments failed'),
+  );
 
   constructor(
     private readonly deps: {
@@ -74,30 +79,12 @@ export class PendingSettlements {
 
   /** Starts a run now (after a commit); a run already under way runs once more when it ends. */
   kick(): void {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    void this.run().catch((err: unknown) => this.deps.logger.error({ err }, 'settling payments failed'));
+    this.work.kick();
   }
 
   /** Carries out every due settlement; answers how many were completed. One run at a time per process. */
-  async run(): Promise<number> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      let done = 0;
-      do {
-        this.again = false;
-        done += await this.runDue();
-      } while (this.again);
-      return done;
-    })().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+  run(): Promise<number> {
+    return this.work.run();
   }
 
   private async runDue(): Promise<number> {
@@ -141,7 +128,6 @@ export class PendingSettlements {
       ]);
       return true;
     } catch (err) {
-      const waitMs = Math.min(300_000, 1000 * 2 ** Math.min(r.attempts, 9));
       this.deps.logger.warn(
         { err, reservationId: r.reservation_id, action: r.action, attempts: r.attempts + 1 },
         'settlement failed; it will be retried',
@@ -150,7 +136,7 @@ export class PendingSettlements {
         .query(
           `UPDATE checkout.pending_settlements SET attempts = attempts + 1, next_attempt_at = $3, last_error = $4
             WHERE reservation_id = $1 AND action = $2`,
-          [r.reservation_id, r.action, new Date(this.deps.clock().getTime() + waitMs), String(err).slice(0, 500)],
+          [r.reservation_id, r.action, pendingWorkRetryAt(this.deps.clock(), r.attempts), String(err).slice(0, 500)],
         )
         .catch(() => undefined);
       return false;

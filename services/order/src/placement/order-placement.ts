@@ -46,11 +46,10 @@ const PaymentVerifiedData = z.object({
  * delivery transaction `tx`, together with the bus's dedupe claim: the payment_orders row (the provider
  * order's one order), the next order number and the OrderPlaced append. A redelivered PaymentVerified is
  * skipped by the claim; a second PaymentVerified for the same provider order, or two deliveries racing
- * (the INSERT waits on the other's uncommitted row), finds the row and places nothing.
+ * (the INSERT waits on the other's uncommitted row), finds the row and places nothing. No other service
+ * is called. The events it appended are its after-commit effect: announced in-process once committed.
  */
-export function orderPlacement(store: PostgresEventStore): EventConsumer {
-  // OrderPlaced events appended per PaymentVerified event id, announced in-process once committed.
-  const appended = new Map<string, RecordedEvent[]>();
+export function orderPlacement(store: PostgresEventStore): EventConsumer<RecordedEvent[]> {
   return {
     name: ORDER_PLACEMENT_CONSUMER,
     schema: 'orders',
@@ -100,16 +99,10 @@ export function orderPlacement(store: PostgresEventStore): EventConsumer {
             typeof event.metadata.correlationId === 'string' ? event.metadata.correlationId : payment.razorpayOrderId,
         },
       });
-      appended.set(event.eventId, r.events);
+      return r.events;
     },
-    afterCommit(events) {
-      for (const e of events) {
-        const placed = appended.get(e.eventId);
-        appended.delete(e.eventId);
-        if (placed) store.notifyAppended(placed);
-      }
-      // Entries of transactions that rolled back are rewritten on retry; never let strays pile up.
-      if (appended.size > 10_000) appended.clear();
+    afterCommit(placed) {
+      for (const events of placed) store.notifyAppended(events);
     },
   };
 }

@@ -1,4 +1,3 @@
-import type { RecordedEvent } from '@shop/shared/eventstore/types';
 import type { PubSub } from '@shop/shared/cache/types';
 
 /**
@@ -8,27 +7,15 @@ import type { PubSub } from '@shop/shared/cache/types';
  */
 export const DASHBOARD_FIGURES_CHANNEL = 'orders.dashboard-figures.changed';
 
+/** What a dashboard projection's handle() returns for an event that changed a figure (its after-commit effect). */
+export const FIGURE_CHANGED = 'figure-changed';
+export type FigureChanged = typeof FIGURE_CHANGED;
+
 /**
- * Remembers which handled events changed a figure and, once their transaction committed, announces it: once
- * per committed batch, and not at all for the many stock events that change no count (a sale's holds on a
- * well-stocked product).
+ * A dashboard projection's afterCommit: once per committed batch, announces that figures changed if any
+ * handled event of it said so (the many stock events that change no count, a sale's holds on a well-stocked
+ * product, return nothing). A failed publish is logged by the bus; the next change pushes again.
  */
-export class DashboardFigureAnnouncer {
-  private readonly changed = new Set<string>();
-
-  constructor(private readonly pubsub: PubSub) {}
-
-  /** Marks a handled event (by id) as one that changed a figure. */
-  mark(event: RecordedEvent): void {
-    this.changed.add(event.eventId);
-  }
-
-  /** For the consumer's afterCommit. A failed publish is logged by the bus; the next change pushes again. */
-  async afterCommit(events: RecordedEvent[]): Promise<void> {
-    let any = false;
-    for (const e of events) if (this.changed.delete(e.eventId)) any = true;
-    // Marks of transactions that rolled back are made again on retry; never let strays pile up.
-    if (this.changed.size > 10_000) this.changed.clear();
-    if (any) await this.pubsub.publish(DASHBOARD_FIGURES_CHANNEL, '{}');
-  }
+export async function announceFigures(pubsub: PubSub, changed: readonly FigureChanged[]): Promise<void> {
+  if (changed.length > 0) await pubsub.publish(DASHBOARD_FIGURES_CHANNEL, '{}');
 }

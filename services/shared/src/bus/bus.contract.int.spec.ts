@@ -27,26 +27,43 @@ type AdapterName = 'postgres-log' | 'kafka';
 
 const RETRY = { attempts: 3, baseDelayMs: 20, maxDelayMs: 200 };
 
-interface TestConsumer extends EventConsumer {
+/** A test consumer's after-commit effect: the event, the handler call that returned it, the row it wrote. */
+interface TestEffect {
+  event: RecordedEvent;
+  call: number;
+  rowSeq: string;
+}
+
+interface TestConsumer extends EventConsumer<TestEffect> {
   /** Handler calls per event id (failed attempts included). */
   calls: Map<string, number>;
   /** When each handler call started, per event id. */
   callTimes: Map<string, number[]>;
-  /** Events passed to afterCommit. */
+  /** Events whose effects were passed to afterCommit. */
   committed: RecordedEvent[];
+  /** Every afterCommit call's effects, in order. */
+  afterCommits: TestEffect[][];
 }
 
 /**
  * A projection writing one row per applied event into orders.read_model (no unique key: a double apply
- * shows as two rows). `failOn` decides, after the row was written, whether this call throws.
+ * shows as two rows). `failOn` decides, after the row was written, whether this call throws. Its effect
+ * names the event, the call and the row written.
  */
 function testConsumer(
   name: string,
-  opts: { sources?: string[]; eventTypes?: string[]; failOn?: (e: RecordedEvent, call: number) => boolean } = {},
+  opts: {
+    sources?: string[];
+    eventTypes?: string[];
+    failOn?: (e: RecordedEvent, call: number) => boolean;
+    /** Awaited at the start of afterCommit. */
+    inAfterCommit?: (effects: TestEffect[]) => Promise<void>;
+  } = {},
 ): TestConsumer {
   const calls = new Map<string, number>();
   const callTimes = new Map<string, number[]>();
   const committed: RecordedEvent[] = [];
+  const afterCommits: TestEffect[][] = [];
   return {
     name,
     schema: 'orders',
@@ -55,18 +72,22 @@ function testConsumer(
     calls,
     callTimes,
     committed,
+    afterCommits,
     async handle(event: RecordedEvent, tx: PoolClient) {
       const call = (calls.get(event.eventId) ?? 0) + 1;
       calls.set(event.eventId, call);
       callTimes.set(event.eventId, [...(callTimes.get(event.eventId) ?? []), performance.now()]);
-      await tx.query(
-        'INSERT INTO orders.read_model (consumer, stream_id, stream_version, event_id, type) VALUES ($1, $2, $3, $4, $5)',
+      const { rows } = await tx.query<{ seq: string }>(
+        'INSERT INTO orders.read_model (consumer, stream_id, stream_version, event_id, type) VALUES ($1, $2, $3, $4, $5) RETURNING seq',
         [name, event.streamId, event.streamVersion, event.eventId, event.type],
       );
       if (opts.failOn?.(event, call)) throw new Error(`cannot project ${event.type} v${event.streamVersion}`);
+      return { event, call, rowSeq: rows[0]!.seq };
     },
-    afterCommit(events) {
-      committed.push(...events);
+    async afterCommit(effects) {
+      await opts.inAfterCommit?.(effects);
+      afterCommits.push(effects);
+      committed.push(...effects.map((e) => e.event));
     },
   };
 }
@@ -302,6 +323,76 @@ describe.each<AdapterName>(['postgres-log', 'kafka'])('event bus contract: %s', 
     expect(all[0]!.replayedAt).toBeInstanceOf(Date);
     expect(await replayParkedEvent({ pool: db.pool, consumer, id: parked[0]!.id })).toBe(false);
     expect(consumer.committed.filter((e) => e.type === 'Poison')).toHaveLength(1);
+  });
+
+  it("runs a handler's after-commit effect once per committed event: after the commit, not for a rolled-back attempt, not for a duplicate", async () => {
+    // Rows of effects that another connection could not read when their afterCommit ran.
+    const unseen: string[] = [];
+    const consumer = testConsumer(`${run}-effects`, {
+      failOn: (e, call) => e.type === 'FlakyOnce' && call === 1,
+      inAfterCommit: async (effects) => {
+        const seqs = effects.map((e) => e.rowSeq);
+        const { rows: visible } = await db.pool.query<{ seq: string }>(
+          'SELECT seq FROM orders.read_model WHERE seq = ANY($1::bigint[])',
+          [seqs],
+        );
+        const seen = new Set(visible.map((r) => String(r.seq)));
+        unseen.push(...seqs.filter((seq) => !seen.has(String(seq))));
+      },
+    });
+    const first = await live(consumer);
+    // One append, one transaction: the Postgres-log adapter applies them as one batch, which rolls back at
+    // FlakyOnce (taking ProductCreated's attempt with it) and is then applied event by event.
+    const appended = await catalog.append('product-e', 0, [
+      { type: 'ProductCreated', data: {} },
+      { type: 'FlakyOnce', data: {} },
+      { type: 'PriceChanged', data: {} },
+    ]);
+    const other = await catalog.append('product-f', 0, [{ type: 'ProductCreated', data: {} }]);
+    await projected(consumer, 'product-e', 3);
+    await projected(consumer, 'product-f', 1);
+
+    const effects = consumer.afterCommits.flat();
+    const ids = [...appended.events, ...other.events].map((e) => e.eventId);
+    expect(effects.map((e) => e.event.eventId).sort()).toEqual([...ids].sort());
+    // Each effect is the committed call's: the failed attempt of FlakyOnce (and, in a rolled-back batch,
+    // of the events before it) returned effects that never reached afterCommit.
+    for (const e of effects) expect(e.call).toBe(consumer.calls.get(e.event.eventId));
+    expect(consumer.calls.get(appended.events[1]!.eventId)).toBe(2);
+    // Run after the commit: when afterCommit ran, another connection could already read each effect's row;
+    // and the committed rows are exactly the effects' rows (the rolled-back attempts' rows are gone).
+    expect(unseen).toEqual([]);
+    const { rows: committedRows } = await db.pool.query<{ seq: string }>(
+      'SELECT seq FROM orders.read_model WHERE consumer = $1',
+      [consumer.name],
+    );
+    expect(committedRows.map((r) => String(r.seq)).sort()).toEqual(effects.map((e) => String(e.rowSeq)).sort());
+    // In event order within each afterCommit call.
+    for (const batch of consumer.afterCommits) {
+      const versions = batch.filter((e) => e.event.streamId === 'product-e').map((e) => e.event.streamVersion);
+      expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    }
+
+    // Everything delivered again: duplicates return no effect, only the new event's comes through.
+    await first.stop();
+    await redeliverAll(consumer);
+    deliveries.length = 0;
+    consumer.afterCommits.length = 0;
+    await live(consumer);
+    // A last event per stream: once it is in, everything redelivered before it on that stream has been seen.
+    const lastE = await catalog.append('product-e', 3, [{ type: 'PriceChanged', data: {} }]);
+    const lastF = await catalog.append('product-f', 1, [{ type: 'PriceChanged', data: {} }]);
+    await projected(consumer, 'product-e', 4);
+    await projected(consumer, 'product-f', 2);
+    const duplicates = deliveries.filter((d) => d.outcome === 'duplicate').map((d) => d.event.eventId);
+    expect(new Set(duplicates)).toEqual(new Set(ids));
+    expect(
+      consumer.afterCommits
+        .flat()
+        .map((e) => e.event.eventId)
+        .sort(),
+    ).toEqual([lastE.events[0]!.eventId, lastF.events[0]!.eventId].sort());
+    expect(unseen).toEqual([]);
   });
 
   it('waitForProjection resolves true once the read model holds the write, and false on timeout', async () => {

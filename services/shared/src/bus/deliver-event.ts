@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import type { RecordedEvent } from '../eventstore/types.ts';
-import { applyEvent, type ApplyOutcome } from './apply-event.ts';
+import { applyEvent, runAfterCommit, type Applied, type ApplyOutcome } from './apply-event.ts';
 import type { BusLogger } from './logger.ts';
 import { parkEvent } from './parked-events.ts';
 import { announceProjectionProgress } from './projection-progress.ts';
@@ -10,6 +10,13 @@ import type { EventConsumer } from './types.ts';
 
 /** What became of one delivered event; `superseded`: another instance of the consumer had already moved past it. */
 export type DeliveryOutcome = ApplyOutcome | 'parked' | 'superseded';
+
+/** The result of delivering one event; `effect`: what the consumer's handle() returned, for afterCommit. */
+export interface DeliveryResult {
+  outcome: DeliveryOutcome;
+  attempts: number;
+  effect?: unknown;
+}
 
 /** Told about every event a subscription finished with (metrics, tests). Must not throw. */
 export type DeliveryObserver = (delivery: {
@@ -51,7 +58,7 @@ export async function deliverEvent(
   ctx: DeliveryContext,
   event: RecordedEvent,
   hooks: DeliveryHooks = {},
-): Promise<{ outcome: DeliveryOutcome; attempts: number }> {
+): Promise<DeliveryResult> {
   const { consumer, logger, retry, signal } = ctx;
   const log = {
     consumer: consumer.name,
@@ -85,8 +92,10 @@ export async function deliverEvent(
     }
     signal.throwIfAborted();
     try {
-      const outcome = await attempt((tx) => applyEvent(tx, consumer, event));
-      return { outcome, attempts: failures + 1 };
+      const applied: Applied | 'superseded' = await attempt((tx) => applyEvent(tx, consumer, event));
+      return applied === 'superseded'
+        ? { outcome: applied, attempts: failures + 1 }
+        : { ...applied, attempts: failures + 1 };
     } catch (err) {
       if (signal.aborted) throw signal.reason;
       if (isConnectionError(err)) {
@@ -136,28 +145,20 @@ export interface DeliveryReporting {
 }
 
 /**
- * What both adapters do after a commit: run the consumer's afterCommit with the events it handled (failures
- * logged, not retried), then wake read-your-writes waiters, count, and tell the observer.
+ * What both adapters do after a commit: run the consumer's afterCommit with the effects of the events it
+ * handled, then wake read-your-writes waiters, count, and tell the observer. `deliveries` are those of
+ * committed transactions only: a rolled-back attempt's effects never get here.
  */
 export async function reportDelivered(
   consumer: EventConsumer,
-  deliveries: ReadonlyArray<{ event: RecordedEvent; outcome: DeliveryOutcome; attempts: number }>,
+  deliveries: ReadonlyArray<DeliveryResult & { event: RecordedEvent }>,
   reporting: DeliveryReporting,
 ): Promise<void> {
   const done = deliveries.filter((d) => d.outcome !== 'superseded');
-  const handled = done.filter((d) => d.outcome === 'handled').map((d) => d.event);
+  const effects = done.filter((d) => d.outcome === 'handled' && d.effect !== undefined).map((d) => d.effect);
   // afterCommit first: a waiter woken below answers its client, whose next read must not hit a cache
   // that afterCommit has yet to invalidate.
-  if (handled.length > 0 && consumer.afterCommit) {
-    try {
-      await consumer.afterCommit(handled);
-    } catch (err) {
-      reporting.logger.warn(
-        { consumer: consumer.name, count: handled.length, err: errorText(err) },
-        'afterCommit failed (not retried)',
-      );
-    }
-  }
+  await runAfterCommit(consumer, effects, reporting.logger);
   announceProjectionProgress(consumer.schema, consumer.name, new Set(done.map((d) => d.event.streamId)));
   const processed = done.filter((d) => d.outcome !== 'duplicate').length;
   if (processed > 0) reporting.metrics?.eventsProcessed?.inc({ consumer: consumer.name }, processed);
@@ -166,7 +167,7 @@ export async function reportDelivered(
   if (reporting.onDelivered) {
     for (const d of done) {
       try {
-        reporting.onDelivered({ consumer: consumer.name, ...d });
+        reporting.onDelivered({ consumer: consumer.name, event: d.event, outcome: d.outcome, attempts: d.attempts });
       } catch {
         // an observer's failure must not stop the subscription
       }

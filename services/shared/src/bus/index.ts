@@ -11,7 +11,14 @@ import { PostgresLogSubscription, type ProjectionLagGauge } from './postgres-log
 import type { RetryPolicy } from './retry-policy.ts';
 import type { EventConsumer } from './types.ts';
 
-export { applyEvent, markStreamVersion, wants, type ApplyOutcome } from './apply-event.ts';
+export {
+  applyEvent,
+  markStreamVersion,
+  runAfterCommit,
+  wants,
+  type Applied,
+  type ApplyOutcome,
+} from './apply-event.ts';
 export {
   deliverEvent,
   reportDelivered,
@@ -21,6 +28,7 @@ export {
   type DeliveryObserver,
   type DeliveryOutcome,
   type DeliveryReporting,
+  type DeliveryResult,
 } from './deliver-event.ts';
 export { decodeEvent, encodeEvent, EventDecodeError, fromWire, toWire, type WireEvent } from './event-codec.ts';
 export { EVENTS_CHANNEL, EventLogNotifications } from './event-log-notifications.ts';

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import type { RecordedEvent } from '../eventstore/types.ts';
-import { markStreamVersion } from './apply-event.ts';
+import { markStreamVersion, runAfterCommit } from './apply-event.ts';
 import { fromWire, toWire } from './event-codec.ts';
 import { silentLogger, type BusLogger } from './logger.ts';
 import { announceProjectionProgress } from './projection-progress.ts';
@@ -124,7 +124,7 @@ export interface ReplayParkedEventOptions {
 
 /**
  * Runs the consumer's handler again on one of its parked events (after the cause was fixed). On success
- * the handler's writes and replayed_at commit together, afterCommit runs, and it returns true; it returns
+ * the handler's writes and replayed_at commit together, afterCommit runs with its effect, and it returns true; it returns
  * false if the event is not parked (any more) for this consumer. If the handler fails again, the row's
  * error and attempt count are updated and the error is thrown.
  */
@@ -132,7 +132,7 @@ export async function replayParkedEvent(options: ReplayParkedEventOptions): Prom
   const { pool, consumer, logger = silentLogger } = options;
   const id = String(options.id);
   const table = `${schemaIdentifier(consumer.schema)}.parked_events`;
-  let replayed: ParkedEvent | undefined;
+  let replayed: { parked: ParkedEvent; effect: unknown } | undefined;
   try {
     replayed = await inTransaction(pool, async (tx) => {
       const { rows } = await tx.query<ParkedRow>(
@@ -143,10 +143,10 @@ export async function replayParkedEvent(options: ReplayParkedEventOptions): Prom
       if (!row) return undefined;
       const parked = toParked(row);
       // No dedupe here: parking marked the version as dealt with, so only an explicit replay applies it.
-      await consumer.handle(parked.event, tx);
+      const effect: unknown = await consumer.handle(parked.event, tx);
       await markStreamVersion(tx, consumer, parked.streamId, parked.streamVersion);
       await tx.query(`UPDATE ${table} SET replayed_at = now() WHERE id = $1`, [id]);
-      return parked;
+      return { parked, effect };
     });
   } catch (err) {
     await pool
@@ -159,12 +159,9 @@ export async function replayParkedEvent(options: ReplayParkedEventOptions): Prom
     throw err;
   }
   if (!replayed) return false;
-  logger.info({ consumer: consumer.name, eventId: replayed.eventId, type: replayed.type }, 'parked event replayed');
-  announceProjectionProgress(consumer.schema, consumer.name, [replayed.streamId]);
-  try {
-    await consumer.afterCommit?.([replayed.event]);
-  } catch (err) {
-    logger.warn({ consumer: consumer.name, err: errorText(err) }, 'afterCommit failed (not retried)');
-  }
+  const { parked, effect } = replayed;
+  logger.info({ consumer: consumer.name, eventId: parked.eventId, type: parked.type }, 'parked event replayed');
+  await runAfterCommit(consumer, effect === undefined ? [] : [effect], logger);
+  announceProjectionProgress(consumer.schema, consumer.name, [parked.streamId]);
   return true;
 }

@@ -5,8 +5,12 @@ import type { RecordedEvent } from '../eventstore/types.ts';
  * A consumer of events (projection or process manager). Both bus adapters (Postgres-log subscription and
  * Kafka consumer group) feed the same interface, at least once; the adapter makes it effectively-once by
  * recording what was processed in the same transaction as the consumer's own writes.
+ *
+ * `Effect` is what handle() hands back for after the commit (the order that changed, the product whose
+ * facts changed, "there is pending work"): the consumer keeps no memory of events between handle() and
+ * afterCommit(), the adapter carries the effects of exactly the events that transaction committed.
  */
-export interface EventConsumer {
+export interface EventConsumer<Effect = unknown> {
   /** Unique, stable name: checkpoint key and Kafka consumer-group id. */
   readonly name: string;
   /** Schema of the service that owns this consumer's tables (checkpoints and parked events live there). */
@@ -15,13 +19,21 @@ export interface EventConsumer {
   readonly sources: readonly string[];
   /** Event types it wants; others are skipped but still checkpointed. Undefined = all. */
   readonly eventTypes?: readonly string[];
-  /** Applies one event inside the transaction that also records the checkpoint. Must be deterministic. */
-  handle(event: RecordedEvent, tx: PoolClient): Promise<void>;
   /**
-   * Called after the transaction holding these events' writes has committed (cache invalidation, push).
-   * Not called for events that were skipped as duplicates. Failures are logged, never retried.
+   * Applies one event inside the transaction that also records the dedupe claim (and the checkpoint). Writes
+   * only through `tx`, calls no other service and no remote API, and is deterministic. What it returns
+   * (anything but undefined) is the event's after-commit effect, given to afterCommit once `tx` committed;
+   * the effects of a transaction that rolled back, and of duplicates (not handled), are never seen.
    */
-  afterCommit?(events: RecordedEvent[]): void | Promise<void>;
+  handle(event: RecordedEvent, tx: PoolClient): Promise<Effect | void>;
+  /**
+   * Carries out the effects handle() returned for the events of one committed transaction, in event order
+   * (cache invalidation, push, kicking a runner that calls other services). Called only when there is at
+   * least one; a replay that rebuilt the consumer's tables calls it with [] (anything may have changed).
+   * Failures are logged, never retried: work that must not be lost is recorded in the transaction by handle()
+   * and carried out by a runner (PendingWork).
+   */
+  afterCommit?(effects: Effect[]): void | Promise<void>;
 }
 
 /** A running feed of events into one consumer. */

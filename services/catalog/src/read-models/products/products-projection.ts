@@ -43,8 +43,17 @@ async function refreshStock(tx: PoolClient, productId: string, at: string) {
   );
 }
 
-/** catalog.products: the product list and detail reads (and the stock levels they show). */
-export function productsProjection(cache?: ProductListCache, facts?: ProductFactsView): EventConsumer {
+/** What a handled event changed, for after the commit: the product, and whether checkout's pricing facts of it. */
+export interface ProductChange {
+  productId: string;
+  factsChanged: boolean;
+}
+
+/**
+ * catalog.products: the product list and detail reads (and the stock levels they show). After each commit
+ * the product list cache is invalidated and checkout's copies of the changed products' facts dropped.
+ */
+export function productsProjection(cache?: ProductListCache, facts?: ProductFactsView): EventConsumer<ProductChange> {
   return {
     name: PRODUCTS_PROJECTION,
     schema: 'catalog',
@@ -83,7 +92,7 @@ export function productsProjection(cache?: ProductListCache, facts?: ProductFact
             ],
           );
           await refreshStock(tx, d.productId, d.createdAt);
-          return;
+          break;
         }
         case 'ProductDetailsChanged': {
           const { productId, changedAt, ...changes } = e.data;
@@ -97,7 +106,7 @@ export function productsProjection(cache?: ProductListCache, facts?: ProductFact
             ]);
           }
           if ('sizeLabels' in changes) await refreshStock(tx, productId, changedAt);
-          return;
+          break;
         }
         case 'ProductDelisted':
         case 'ProductRelisted':
@@ -106,11 +115,11 @@ export function productsProjection(cache?: ProductListCache, facts?: ProductFact
             e.type === 'ProductDelisted',
             e.data.at,
           ]);
-          return;
+          break;
         case 'ProductDeleted':
           await tx.query(`DELETE FROM catalog.products WHERE id = $1`, [e.data.productId]);
           await tx.query(`DELETE FROM catalog.stock_levels WHERE product_id = $1`, [e.data.productId]);
-          return;
+          break;
         case 'StockLevelSet': {
           const d = e.data;
           await tx.query(
@@ -119,7 +128,7 @@ export function productsProjection(cache?: ProductListCache, facts?: ProductFact
             [d.productId, d.size ?? '', d.available],
           );
           await refreshStock(tx, d.productId, d.at);
-          return;
+          break;
         }
         case 'StockReserved':
         case 'StockReleased': {
@@ -132,18 +141,18 @@ export function productsProjection(cache?: ProductListCache, facts?: ProductFact
             [d.productId, d.size ?? '', delta],
           );
           await refreshStock(tx, d.productId, d.at);
-          return;
+          break;
         }
         case 'StockCommitted':
-          return;
+          break;
       }
-    },
-    async afterCommit(events) {
-      await cache?.invalidate();
       // Checkout's pricing facts change with the product, not with the holds and sales of a sale.
-      const changed = events.filter((e) => !SALE_MOVEMENTS.has(e.type));
-      if (facts && changed.length > 0)
-        await facts.changed([...new Set(changed.map((e) => (e.data as { productId: string }).productId))]);
+      return { productId: e.data.productId, factsChanged: !SALE_MOVEMENTS.has(e.type) };
+    },
+    async afterCommit(changes) {
+      await cache?.invalidate();
+      const changed = changes.filter((c) => c.factsChanged);
+      if (facts && changed.length > 0) await facts.changed([...new Set(changed.map((c) => c.productId))]);
     },
   };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { PubSub } from '@shop/shared/cache/types';
 import type { TestimonialStatus } from '@shop/shared/contracts/testimonial-events';
-import { DashboardFigureAnnouncer } from '../../push/dashboard-changes.ts';
+import { announceFigures, FIGURE_CHANGED, type FigureChanged } from '../../push/dashboard-changes.ts';
 
 export const ACCOUNTS_FIGURES_PROJECTION = 'orders.dashboard_accounts';
 
@@ -19,8 +19,7 @@ const TestimonialDeleted = z.object({ testimonialId: id });
  * the admin dashboard, from the accounts events. A testimonial's events share its stream, so they arrive
  * in order; users are independent of each other.
  */
-export function accountsFiguresProjection(pubsub: PubSub): EventConsumer {
-  const announcer = new DashboardFigureAnnouncer(pubsub);
+export function accountsFiguresProjection(pubsub: PubSub): EventConsumer<FigureChanged> {
   return {
     name: ACCOUNTS_FIGURES_PROJECTION,
     schema: 'orders',
@@ -58,8 +57,8 @@ export function accountsFiguresProjection(pubsub: PubSub): EventConsumer {
         default:
           return;
       }
-      if (changed.rowCount === 1) announcer.mark(event);
+      if (changed.rowCount === 1) return FIGURE_CHANGED;
     },
-    afterCommit: (events) => announcer.afterCommit(events),
+    afterCommit: (changed) => announceFigures(pubsub, changed),
   };
 }

@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import { z } from 'zod';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { PubSub } from '@shop/shared/cache/types';
-import { DashboardFigureAnnouncer } from '../../push/dashboard-changes.ts';
+import { announceFigures, FIGURE_CHANGED, type FigureChanged } from '../../push/dashboard-changes.ts';
 
 export const CATALOG_FIGURES_PROJECTION = 'orders.dashboard_catalog';
 
@@ -46,8 +46,7 @@ async function refreshUnits(tx: PoolClient, productId: string): Promise<{ before
  * and counted once the product comes, and a deleted product stays as a tombstone that ignores later stock,
  * so every order of delivery ends in the same rows.
  */
-export function catalogFiguresProjection(pubsub: PubSub): EventConsumer {
-  const announcer = new DashboardFigureAnnouncer(pubsub);
+export function catalogFiguresProjection(pubsub: PubSub): EventConsumer<FigureChanged> {
   return {
     name: CATALOG_FIGURES_PROJECTION,
     schema: 'orders',
@@ -71,8 +70,7 @@ export function catalogFiguresProjection(pubsub: PubSub): EventConsumer {
             [d.productId, d.sizeLabels],
           );
           await refreshUnits(tx, d.productId);
-          if (inserted.rowCount === 1) announcer.mark(event);
-          return;
+          return inserted.rowCount === 1 ? FIGURE_CHANGED : undefined;
         }
         case 'ProductDetailsChanged': {
           const d = ProductDetailsChanged.parse(event.data);
@@ -92,8 +90,7 @@ export function catalogFiguresProjection(pubsub: PubSub): EventConsumer {
             [productId],
           );
           await tx.query(`DELETE FROM orders.dashboard_stock_levels WHERE product_id = $1`, [productId]);
-          if (tombstoned.rowCount === 1) announcer.mark(event);
-          return;
+          return tombstoned.rowCount === 1 ? FIGURE_CHANGED : undefined;
         }
         case 'StockLevelSet': {
           const d = StockLevelSet.parse(event.data);
@@ -124,8 +121,8 @@ export function catalogFiguresProjection(pubsub: PubSub): EventConsumer {
         default:
           return;
       }
-      if (moved && stockFigure(moved.before) !== stockFigure(moved.after)) announcer.mark(event);
+      if (moved && stockFigure(moved.before) !== stockFigure(moved.after)) return FIGURE_CHANGED;
     },
-    afterCommit: (events) => announcer.afterCommit(events),
+    afterCommit: (changed) => announceFigures(pubsub, changed),
   };
 }

@@ -1,7 +1,6 @@
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { PubSub } from '@shop/shared/cache/types';
-import type { RecordedEvent } from '@shop/shared/eventstore/types';
-import { ORDER_STREAM_PREFIX, type OrderEvent } from '../../order/events.ts';
+import type { OrderEvent } from '../../order/events.ts';
 import { encodeOrderChanges, ORDER_CHANGES_CHANNEL, type OrderChange } from '../../push/order-changes.ts';
 import { indiaDate } from './india-days.ts';
 
@@ -33,12 +32,10 @@ export const ORDERS_PROJECTION = 'orders.orders';
  * orders.orders (one row per order on the list; OrderDeleted drops it), orders.order_totals (orders
  * placed and revenue) and orders.order_revenue (each order's India-time day and total), which deleting a
  * delivered order does not undo. Deterministic: every time written
- * comes from an event. After each commit it announces the changed orders on pub/sub, so the push streams
- * of every process (this one included) can send them.
+ * comes from an event. Each handled event returns the order it changed; after each commit those changes
+ * are announced on pub/sub, so the push streams of every process (this one included) can send them.
  */
-export function ordersProjection(pubsub: PubSub): EventConsumer {
-  // What each handled event changed, by event id, until afterCommit publishes it.
-  const changed = new Map<string, OrderChange>();
+export function ordersProjection(pubsub: PubSub): EventConsumer<OrderChange> {
   return {
     name: ORDERS_PROJECTION,
     schema: 'orders',
@@ -101,26 +98,11 @@ export function ordersProjection(pubsub: PubSub): EventConsumer {
           break;
         }
       }
-      changed.set(event.eventId, { orderNumber: e.data.orderNumber, userId, deleted: e.type === 'OrderDeleted' });
+      return { orderNumber: e.data.orderNumber, userId, deleted: e.type === 'OrderDeleted' };
     },
-    async afterCommit(events) {
-      const changes = events.map((e) => takeChange(changed, e));
-      // Entries of transactions that rolled back are rewritten on retry; never let strays pile up.
-      if (changed.size > 10_000) changed.clear();
+    async afterCommit(changes) {
       // A failure is logged by the bus and not retried: the read model is committed, only this push is lost.
       await pubsub.publish(ORDER_CHANGES_CHANNEL, encodeOrderChanges(changes));
     },
   };
-}
-
-function takeChange(changed: Map<string, OrderChange>, e: RecordedEvent): OrderChange {
-  const c = changed.get(e.eventId);
-  changed.delete(e.eventId);
-  return (
-    c ?? {
-      orderNumber: e.streamId.slice(ORDER_STREAM_PREFIX.length),
-      userId: null,
-      deleted: e.type === 'OrderDeleted',
-    }
-  );
 }

@@ -1,14 +1,14 @@
 import type { Pool, PoolClient } from 'pg';
 import { PostgresEventStore } from '../../eventstore/postgres-event-store.ts';
 import type { RecordedEvent } from '../../eventstore/types.ts';
-import { applyEvent, wants, type ApplyOutcome } from '../apply-event.ts';
+import { applyEvent, wants, type Applied } from '../apply-event.ts';
 import {
   deliverEvent,
   reportDelivered,
   type DeliveryContext,
   type DeliveryMetrics,
   type DeliveryObserver,
-  type DeliveryOutcome,
+  type DeliveryResult,
   type DeliveryReporting,
 } from '../deliver-event.ts';
 import { EventLogNotifications } from '../event-log-notifications.ts';
@@ -212,11 +212,12 @@ export class PostgresLogSubscription implements Subscription {
     if (!events.some((e) => wants(this.consumer, e.type))) return this.skipBatch(source, events);
     let failedIndex: number | undefined;
     let failure: unknown;
-    let outcomes: ApplyOutcome[] | 'superseded' | undefined;
+    // Outcomes (and effects) of the batch's events, once its transaction committed.
+    let outcomes: Applied[] | 'superseded' | undefined;
     try {
       outcomes = await inTransaction(this.pool, async (tx) => {
         if (!(await this.holdsCheckpoint(tx, source))) return 'superseded' as const;
-        const results: ApplyOutcome[] = [];
+        const results: Applied[] = [];
         for (const [i, event] of events.entries()) {
           failedIndex = i;
           results.push(await applyEvent(tx, this.consumer, event));
@@ -241,7 +242,7 @@ export class PostgresLogSubscription implements Subscription {
       await this.advanced(
         source,
         events,
-        outcomes.map((outcome) => ({ outcome, attempts: 1 })),
+        outcomes.map((applied) => ({ ...applied, attempts: 1 })),
       );
       return true;
     }
@@ -302,11 +303,7 @@ export class PostgresLogSubscription implements Subscription {
   }
 
   /** After a commit: moves the in-memory cursor, then the effects both adapters share (reportDelivered). */
-  private async advanced(
-    source: string,
-    events: RecordedEvent[],
-    results: Array<{ outcome: DeliveryOutcome; attempts: number }>,
-  ): Promise<void> {
+  private async advanced(source: string, events: RecordedEvent[], results: DeliveryResult[]): Promise<void> {
     const last = events[events.length - 1]!;
     this.cursors.set(source, { transactionId: last.transactionId, globalPosition: last.globalPosition });
     await reportDelivered(

@@ -8,10 +8,10 @@ export const DELIVERY_SETTINGS_PROJECTION = 'checkout.delivery_settings';
 export const DELIVERY_SETTINGS_KEY = 'settings';
 
 /**
- * checkout.delivery_settings: the one row of settings in force (absent = defaults). After each commit the
- * in-memory copy (`view`) is dropped in every process.
+ * checkout.delivery_settings: the one row of settings in force (absent = defaults). After each commit that
+ * changed it (and after a replay) the in-memory copy (`view`) is dropped in every process.
  */
-export const deliverySettingsProjection = (view?: ProjectedViewCache<unknown>): EventConsumer => ({
+export const deliverySettingsProjection = (view?: ProjectedViewCache<unknown>): EventConsumer<true> => ({
   name: DELIVERY_SETTINGS_PROJECTION,
   schema: 'checkout',
   sources: ['checkout'],
@@ -41,7 +41,7 @@ export const deliverySettingsProjection = (view?: ProjectedViewCache<unknown>): 
             d.changedAt,
           ],
         );
-        return;
+        return true;
       }
     }
   },
