@@ -90,7 +90,8 @@ export async function createInfrastructure(config: Config, service: string): Pro
     logger.info({ dataDir: path.join(config.DATA_DIR, 'postgres') }, 'embedded PostgreSQL started');
   }
   const pool = createPool(databaseUrl, config.DATABASE_POOL_SIZE);
-  const applied = await migrate(pool);
+  const { applied, adopted } = await migrate(pool);
+  if (adopted.length) logger.info({ adopted }, "migrations recorded by the former runner adopted (knex's table)");
   if (applied.length) logger.info({ applied }, 'migrations applied');
 
   const stores = new Map<string, PostgresEventStore>();
