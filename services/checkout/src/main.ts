@@ -7,15 +7,10 @@ import { createCheckoutService } from './index.ts';
 await runService('checkout', 'checkout', (ctx) => {
   // Peers come from SERVICE_URLS (catalog=http://..., order=http://...); the gateway's URL hosts the sandbox
   // by default. Checkout reaches other services only through their ports, never their schemas.
-  const peers = new Map(
-    (ctx.config.SERVICE_URLS ?? '')
-      .split(',')
-      .filter(Boolean)
-      .map((p) => p.split('=') as [string, string]),
-  );
-  const catalogUrl = peers.get('catalog');
-  const orderUrl = peers.get('order');
-  const gatewayUrl = peers.get('gateway');
+  const peers = ctx.config.SERVICE_URLS ?? {};
+  const catalogUrl = peers.catalog?.origin;
+  const orderUrl = peers.order?.origin;
+  const gatewayUrl = peers.gateway?.origin;
   if (!catalogUrl || !orderUrl || !gatewayUrl)
     throw new ConfigError(['SERVICE_URLS: checkout needs catalog=<url>, order=<url> and gateway=<url>']);
   const serviceToken = ctx.tokens.sign({

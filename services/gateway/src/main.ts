@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { ConfigError, loadConfig, type Config } from '@shop/shared/config/config';
 import { listenWhileStarting } from '@shop/shared/http/starting';
 import { createLogger } from '@shop/shared/observability/logger';
@@ -10,7 +12,7 @@ import { ProductListCache } from '@shop/catalog';
 import { createCache, createPubSub } from '@shop/shared/cache/index';
 import { migrate } from '@shop/shared/db/migrate';
 import { createPool } from '@shop/shared/db/pool';
-import { createProxyGateway, parseServiceUrls } from './proxy.ts';
+import { createProxyGateway } from './proxy.ts';
 import { startShop } from './shop.ts';
 
 function readConfig(): Config {
@@ -26,6 +28,9 @@ function readConfig(): Config {
 }
 
 const config = readConfig();
+
+const SHUTTING_DOWN_UPGRADE =
+  'HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: 27\r\n\r\n{"message":"Shutting down"}';
 
 if (config.SERVICE_URLS) {
   // Distributed: this process only routes to the service processes.
@@ -62,7 +67,7 @@ if (config.SERVICE_URLS) {
     await productList.start();
   }
   const app = createProxyGateway({
-    services: parseServiceUrls(config.SERVICE_URLS),
+    services: config.SERVICE_URLS,
     logger,
     metrics: new Metrics('gateway'),
     metricsToken: config.METRICS_TOKEN,
@@ -79,6 +84,11 @@ if (config.SERVICE_URLS) {
     logger,
   });
   listening.ready(app);
+  // Connection upgrades under a service's paths go to it (none while shutting down).
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    if (gate.draining) return void socket.end(SHUTTING_DOWN_UPGRADE);
+    app.upgrade(req, socket, head);
+  });
   logger.info({ port, paymentSandbox: payments.sandbox }, 'gateway listening');
   console.log(
     `Gateway (distributed) on http://127.0.0.1:${port}${payments.sandbox ? ' (payments: built-in Razorpay sandbox)' : ''}`,

@@ -175,7 +175,7 @@ describe('OpenAPI document', () => {
 
   it('is served by the distributed gateway too, from its own route table', async () => {
     const gateway = createProxyGateway({
-      services: new Map(),
+      services: {},
       logger: createLogger('gateway', 'silent'),
       metrics: new Metrics('gateway'),
     });

@@ -78,10 +78,7 @@ beforeAll(async () => {
 
   gatewayUrl = await serve(
     createProxyGateway({
-      services: new Map([
-        ['accounts', new URL(shop.url)],
-        ['catalog', new URL(catalogProcess.url)],
-      ]),
+      services: { accounts: new URL(shop.url), catalog: new URL(catalogProcess.url) },
       logger: createLogger('gateway', 'silent'),
       metrics: new Metrics('gateway'),
       metricsToken: METRICS_TOKEN,

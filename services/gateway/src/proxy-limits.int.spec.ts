@@ -22,7 +22,7 @@ let base: string;
 beforeAll(async () => {
   shop = await startTestShop();
   admin = await shop.login();
-  const services = new Map(Object.keys(SERVICE_ROUTES).map((name) => [name, new URL(shop.url)]));
+  const services = Object.fromEntries(Object.keys(SERVICE_ROUTES).map((name) => [name, new URL(shop.url)]));
   const app = createProxyGateway({
     services,
     logger: createLogger('gateway', 'silent'),

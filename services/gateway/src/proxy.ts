@@ -1,62 +1,24 @@
-import http from 'node:http';
-import type { Express, Request, Response } from 'express';
-import express from 'express';
-import { errorHandler, refuseUnreadableBodies, requestContext } from '@shop/shared/http/app';
-import { corsPolicy, parseCorsOrigins, securityHeaders } from '@shop/shared/http/security';
+import type { Express } from 'express';
+import { apiNotFound, createHttpApp, errorHandler } from '@shop/shared/http/app';
 import { requireMetricsAccess } from '@shop/shared/observability/metrics-access';
 import { UnavailableError } from '@shop/shared/errors/errors';
-import { compressResponses } from '@shop/shared/http/compression';
+import type { ServiceUrls } from '@shop/shared/config/config';
 import type { ProductListCache } from '@shop/catalog';
-import { SERVICE_ROUTES } from '@shop/shared/runtime/service';
+import { healthHandler, metricsHandler, type HealthOfDependency } from '@shop/shared/runtime/host';
 import type { Logger } from '@shop/shared/observability/logger';
 import type { Metrics } from '@shop/shared/observability/metrics';
 import { apiDocsRouter } from './api-docs.ts';
+import { serviceForwarder, type ServiceForwarder } from './forward.ts';
 import { serveWebApp } from './web.ts';
-
-/** Parses SERVICE_URLS ("catalog=http://127.0.0.1:8081,accounts=...") into a map. */
-export function parseServiceUrls(spec: string): Map<string, URL> {
-  const map = new Map<string, URL>();
-  for (const part of spec
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    const [name, url] = part.split('=');
-    if (!name || !url) throw new Error(`SERVICE_URLS entry "${part}" is not name=url`);
-    map.set(name, new URL(url));
-  }
-  return map;
-}
-
-/** The service owning a path, by the documented route prefixes. */
-export function ownerOf(pathname: string): string | undefined {
-  for (const [service, prefixes] of Object.entries(SERVICE_ROUTES)) {
-    if (prefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return service;
-  }
-  return undefined;
-}
-
-/** The largest body forwarded: JSON_BODY_LIMIT (1 MB), as the services read it. */
-const MAX_FORWARDED_BODY_BYTES = 1024 * 1024;
-/** The largest multipart form forwarded: the home page's 20 slides of 5 MB images and the text fields. */
-const MAX_FORWARDED_FORM_BYTES = 128 * 1024 * 1024;
-const TOO_LARGE = { message: 'Request body too large' };
-
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'upgrade',
-  'te',
-  'trailer',
-]);
 
 /**
  * The distributed gateway: keeps the documented REST paths and forwards each to the owning service
- * process, streaming bodies both ways (uploads and Server-Sent Events pass through unbuffered).
+ * process (forward.ts), on the shared host's app: request ids and logs, security headers, the CORS policy,
+ * 415 for unread body types, compression, health, metrics, the JSON 404 and error answers.
+ * `upgrade` is for the server's 'upgrade' event.
  */
 export function createProxyGateway(opts: {
-  services: Map<string, URL>;
+  services: ServiceUrls;
   logger: Logger;
   metrics: Metrics;
   mount?: (app: Express) => void;
@@ -66,43 +28,39 @@ export function createProxyGateway(opts: {
   metricsToken?: string;
   /** CORS_ORIGINS: other origins whose pages may call the API (default: none, same-origin only). */
   corsOrigins?: string;
-}): Express {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
-  app.use(requestContext({ logger: opts.logger, metrics: opts.metrics }));
-  // The services' headers and CORS policy, on the gateway's own answers and on what it forwards.
-  app.use(securityHeaders());
-  const cors = corsPolicy(parseCorsOrigins(opts.corsOrigins));
-  if (cors) app.use(cors);
-  app.use(refuseUnreadableBodies);
-  // Answers the services compressed already pass through as they are (compression skips encoded bodies).
-  app.use(compressResponses());
-
-  app.get('/api/health', async (_req, res) => {
-    const deps = await Promise.all(
-      [...opts.services].map(async ([name, base]) => {
-        try {
-          const r = await fetch(new URL('/api/health', base), { signal: AbortSignal.timeout(2500) });
-          const body = (await r.json()) as { dependencies?: unknown };
-          return { name, ok: r.ok, adapter: base.origin, dependencies: body.dependencies };
-        } catch (err) {
-          return { name, ok: false, adapter: base.origin, detail: (err as Error).message };
-        }
-      }),
-    );
-    const ok = deps.every((d) => d.ok);
-    res
-      .status(ok ? 200 : 503)
-      .json({ status: ok ? 'ok' : 'degraded', service: 'gateway', mode: 'distributed', dependencies: deps });
+}): Express & Pick<ServiceForwarder, 'upgrade'> {
+  const services = Object.entries(opts.services).filter(([name]) => name !== 'gateway');
+  // Bodies stay unread: they stream on to the services, which read (and limit) them.
+  const app = createHttpApp({
+    logger: opts.logger,
+    metrics: opts.metrics,
+    corsOrigins: opts.corsOrigins,
+    readBodies: false,
   });
+
+  // The gateway is healthy when every service answers healthy; each one's own dependencies are listed.
+  app.get(
+    '/api/health',
+    healthHandler('gateway', 'distributed', () =>
+      Promise.all(
+        services.map(async ([name, base]): Promise<HealthOfDependency> => {
+          try {
+            const r = await fetch(new URL('/api/health', base), { signal: AbortSignal.timeout(2500) });
+            const body = (await r.json()) as { dependencies?: unknown };
+            return { name, ok: r.ok, adapter: base.origin, dependencies: body.dependencies };
+          } catch (err) {
+            return { name, ok: false, adapter: base.origin, detail: (err as Error).message };
+          }
+        }),
+      ),
+    ),
+  );
   // Admins (the accounts service says who is one: it knows whether the user still exists) or Prometheus
   // with the METRICS_TOKEN bearer.
   const metricsAccess = requireMetricsAccess({
     metricsToken: opts.metricsToken,
     roleOf: async (_req, bearer) => {
-      const accounts = opts.services.get('accounts');
+      const accounts = opts.services.accounts;
       if (!accounts) return null;
       const r = await fetch(new URL('/api/auth/me', accounts), {
         headers: { authorization: `Bearer ${bearer}` },
@@ -114,10 +72,7 @@ export function createProxyGateway(opts: {
       return ((await r.json()) as { isAdmin?: unknown }).isAdmin === true ? 'admin' : 'user';
     },
   });
-  app.get('/metrics', metricsAccess, async (_req, res) => {
-    res.setHeader('Content-Type', opts.metrics.registry.contentType);
-    res.end(await opts.metrics.registry.metrics());
-  });
+  app.get('/metrics', metricsAccess, metricsHandler(opts.metrics));
 
   // The API's OpenAPI document and docs page, from the route table: the gateway answers them itself.
   app.use(apiDocsRouter());
@@ -144,75 +99,11 @@ export function createProxyGateway(opts: {
     });
   }
 
-  const forward = (req: Request, res: Response, target: URL) => {
-    // Too large a body is answered 413 here, before any of it is forwarded when its length is declared; a
-    // chunked one is cut when it passes the limit. Either way the rest of the body is read and dropped
-    // (Node does so once the answer is sent), so the client gets the 413 rather than a reset connection.
-    const maxBytes = req.is('multipart/form-data') ? MAX_FORWARDED_FORM_BYTES : MAX_FORWARDED_BODY_BYTES;
-    if (Number(req.headers['content-length'] ?? 0) > maxBytes) return void res.status(413).json(TOO_LARGE);
-    // Set once this request no longer needs the service: its upstream errors are then of no interest.
-    let done = false;
-    /** Stops forwarding the client's body and reads the rest of it into the void. */
-    const stopForwarding = () => {
-      done = true;
-      req.unpipe(upstream);
-      upstream.destroy();
-      req.resume();
-    };
-    if (req.headers['content-length'] === undefined) {
-      let seen = 0;
-      req.on('data', (chunk: Buffer) => {
-        seen += chunk.length;
-        if (seen <= maxBytes || done) return;
-        if (!res.headersSent) res.status(413).json(TOO_LARGE);
-        stopForwarding();
-      });
-    }
-    const headers: http.OutgoingHttpHeaders = {};
-    for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k)) headers[k] = v;
-    headers['x-request-id'] = String(req.id);
-    headers['x-forwarded-for'] = [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', ');
-    headers['x-forwarded-host'] = req.headers.host;
-    const upstream = http.request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.originalUrl, headers, agent },
-      (up) => {
-        const out: http.OutgoingHttpHeaders = {};
-        for (const [k, v] of Object.entries(up.headers)) if (!HOP_BY_HOP.has(k) && v !== undefined) out[k] = v;
-        res.writeHead(up.statusCode ?? 502, out);
-        if (String(up.headers['content-type']).startsWith('text/event-stream')) res.flushHeaders();
-        up.pipe(res);
-        // A service that answered before reading the whole body (a 413, a 401) leaves the rest unread: piping
-        // it on would stall once the socket buffers fill, and the client's connection with it.
-        up.once('end', () => {
-          if (!req.complete) stopForwarding();
-        });
-      },
-    );
-    upstream.on('error', (err) => {
-      if (done) return;
-      req.log.error({ err, target: target.origin }, 'upstream failed');
-      if (!res.headersSent) res.status(502).json({ message: 'Service temporarily unavailable, please try again' });
-      else res.destroy(err);
-    });
-    res.on('close', () => {
-      if (!res.writableFinished) upstream.destroy();
-    });
-    req.pipe(upstream);
-  };
-
-  app.use((req, res, next) => {
-    const owner = ownerOf(req.path);
-    if (!owner) return next();
-    const target = opts.services.get(owner);
-    if (!target) return void res.status(503).json({ message: `Service ${owner} is not configured (SERVICE_URLS)` });
-    forward(req, res, target);
-  });
+  const forwarder = serviceForwarder({ services: opts.services, logger: opts.logger });
+  app.use(forwarder.handler);
   // /internal/* (service-to-service) is never forwarded from the public port.
-  app.use(
-    ['/api', '/internal'],
-    (req, res) => void res.status(404).json({ message: `No route for ${req.method} ${req.originalUrl.split('?')[0]}` }),
-  );
+  app.use(['/api', '/internal'], apiNotFound);
   serveWebApp(app);
   app.use(errorHandler(opts.logger));
-  return app;
+  return Object.assign(app, { upgrade: forwarder.upgrade });
 }

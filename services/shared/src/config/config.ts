@@ -27,6 +27,50 @@ function isOrigin(value: string): boolean {
   }
 }
 
+/** The processes of the distributed mode that SERVICE_URLS may name. */
+export const SERVICE_NAMES = ['catalog', 'accounts', 'checkout', 'order', 'gateway'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+/** SERVICE_URLS parsed: where each named process answers (scheme, host and port only). */
+export type ServiceUrls = Readonly<Partial<Record<ServiceName, URL>>>;
+
+/** SERVICE_URLS ("catalog=http://127.0.0.1:8081,accounts=...") as a map of URLs; each bad entry is an issue. */
+function parseServiceUrls(spec: string, ctx: z.RefinementCtx): ServiceUrls {
+  const urls: Partial<Record<ServiceName, URL>> = {};
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const at = part.indexOf('=');
+    const name = part.slice(0, at).trim();
+    const value = part.slice(at + 1).trim();
+    const problem = (message: string) => ctx.addIssue({ code: 'custom', message: `entry "${part}" ${message}` });
+    if (at < 1 || !value) {
+      problem('is not name=url');
+      continue;
+    }
+    if (!(SERVICE_NAMES as readonly string[]).includes(name)) {
+      problem(`names no known process (one of ${SERVICE_NAMES.join(', ')})`);
+      continue;
+    }
+    if (urls[name as ServiceName]) {
+      problem(`names ${name} a second time`);
+      continue;
+    }
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      problem('has no valid URL after "="');
+      continue;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') problem('is not an http(s) URL');
+    else if (url.origin !== value.replace(/\/$/, ''))
+      problem('must be scheme://host:port, with no path, query or credentials');
+    else urls[name as ServiceName] = url;
+  }
+  return Object.freeze(urls);
+}
+
 /** Fixed configuration names (ARCHITECTURE.md). Each key has a description, a format and a default. */
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe('Gateway HTTP port'),
@@ -54,6 +98,15 @@ const schema = z.object({
     .default(30_000)
     .describe(
       'Kafka consumer-group session timeout: how long a group waits for a silent member (a crashed process, a cut link) before rebalancing',
+    ),
+  OUTBOX_RETENTION_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_080)
+    .default(60)
+    .describe(
+      'With Kafka: how long an outbox row is kept after the relay published it; older ones are deleted in batches (the events stay in the log)',
     ),
   JWT_SECRET: z
     .string()
@@ -109,8 +162,11 @@ const schema = z.object({
     ),
   SERVICE_URLS: z
     .string()
+    .transform(parseServiceUrls)
     .optional()
-    .describe('Distributed gateway only: name=url pairs, e.g. catalog=http://127.0.0.1:8081,accounts=...'),
+    .describe(
+      'Distributed mode: name=url pairs (catalog, accounts, checkout, order, gateway), e.g. catalog=http://127.0.0.1:8081,accounts=...',
+    ),
   NODE_ENV: z.string().optional().describe('production: refuse to start with a weak JWT_SECRET'),
   METRICS_TOKEN: z
     .string()

@@ -102,6 +102,8 @@ export function createHttpApp(opts: {
   corsOrigins?: string;
   /** Where rateLimit() and loginLimits() count (default: each in its own memory). */
   rateLimits?: RateLimitStore;
+  /** false: bodies are left unread (the distributed gateway streams them on to the services, which read them). */
+  readBodies?: boolean;
 }): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -114,6 +116,7 @@ export function createHttpApp(opts: {
   if (cors) app.use(cors);
   app.use(compressResponses());
   app.use(refuseUnreadableBodies);
+  if (opts.readBodies === false) return app;
   // The raw bytes are kept for signature checks (payment webhooks sign the exact body).
   app.use(
     express.json({

@@ -7,22 +7,43 @@ import { refreshParkedGauge } from '../bus/parked-gauge.ts';
 import type { Subscription } from '../bus/types.ts';
 import { takeOverShutdownSignals } from '../db/embedded-postgres.ts';
 import type { Logger } from '../observability/logger.ts';
+import type { Metrics } from '../observability/metrics.ts';
 import { SHUTDOWN_GRACE_MS } from './graceful-shutdown.ts';
 import type { Infrastructure } from './infrastructure.ts';
 import type { ServiceModule } from './service.ts';
 
-/** /api/health: liveness and readiness of each dependency (200 when all are up, else 503). */
+/** One dependency in a /api/health answer. */
+export interface HealthOfDependency {
+  name: string;
+  ok: boolean;
+  adapter: string;
+  detail?: string;
+  /** A service's own dependencies, as the distributed gateway reports them. */
+  dependencies?: unknown;
+}
+
+/**
+ * /api/health: liveness and readiness of each dependency (200 when all are up, else 503), as
+ * `{ status, service, mode, dependencies }`.
+ */
 export function healthHandler(
-  infra: Infrastructure,
   service: string,
-  extra?: () => Promise<Array<{ name: string; ok: boolean; adapter: string; detail?: string }>>,
+  mode: unknown,
+  dependencies: () => Promise<HealthOfDependency[]>,
 ): RequestHandler {
   return async (_req, res) => {
-    const deps = [...(await infra.health()), ...(extra ? await extra() : [])];
+    const deps = await dependencies();
     const ok = deps.every((d) => d.ok);
-    res
-      .status(ok ? 200 : 503)
-      .json({ status: ok ? 'ok' : 'degraded', service, mode: infra.config.mode, dependencies: deps });
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'degraded', service, mode, dependencies: deps });
+  };
+}
+
+/** GET /metrics: the registry in Prometheus' text format (`refresh` first updates gauges read on demand). */
+export function metricsHandler(metrics: Metrics, refresh?: () => Promise<void>): RequestHandler {
+  return async (_req, res) => {
+    await refresh?.();
+    res.setHeader('Content-Type', metrics.registry.contentType);
+    res.end(await metrics.registry.metrics());
   };
 }
 
@@ -40,22 +61,23 @@ export function buildServiceApp(
     rateLimits: infra.rateLimits,
   });
   app.use(infra.context.tokens.authenticate());
-  app.get('/api/health', healthHandler(infra, opts.service));
+  app.get(
+    '/api/health',
+    healthHandler(opts.service, infra.config.mode, () => infra.health()),
+  );
   // Admins, or Prometheus with the METRICS_TOKEN bearer; req.user is set (and checked) by authenticate().
   const metricsAccess = requireMetricsAccess({
     metricsToken: infra.config.METRICS_TOKEN,
     roleOf: async (req) => (req.user ? (req.user.isAdmin ? 'admin' : 'user') : null),
   });
-  app.get('/metrics', metricsAccess, async (_req, res) => {
-    // The parked gauge counts parked_events rows not replayed, so a replay from another process shows here.
-    await refreshParkedGauge(
+  // The parked gauge counts parked_events rows not replayed, so a replay from another process shows here.
+  const refreshParked = () =>
+    refreshParkedGauge(
       infra.pool,
       infra.metrics.parkedEvents,
       modules.flatMap((m) => m.consumers),
     ).catch((err: unknown) => infra.logger.warn({ err }, 'could not refresh the parked events gauge'));
-    res.setHeader('Content-Type', infra.metrics.registry.contentType);
-    res.end(await infra.metrics.registry.metrics());
-  });
+  app.get('/metrics', metricsAccess, metricsHandler(infra.metrics, refreshParked));
   opts.before?.(app);
   for (const m of modules) app.use(m.router);
   // /internal/* answers only where a module mounts it (the catalog and order processes); elsewhere a JSON 404.
