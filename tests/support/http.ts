@@ -1,3 +1,6 @@
+/** What httpClient answers: a function sending one request. */
+export type HttpClient = ReturnType<typeof httpClient>;
+
 /** A tiny JSON client for tests that talk to a running shop over HTTP. */
 export function httpClient(base: string) {
   return async function api<T = unknown>(

@@ -1,10 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '@shop/shared/config/config';
-import { startModules } from '@shop/shared/runtime/host';
-import { createInfrastructure, type Infrastructure } from '@shop/shared/runtime/infrastructure';
-import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
+import type { Infrastructure } from '@shop/shared/runtime/infrastructure';
+import type { TestDatabase } from '@shop/test-support/test-database';
+import { startTestHost } from '@shop/test-support/test-host';
 import { createCatalogService } from '../index.ts';
 import { PRODUCTS_PROJECTION } from '../read-models/products/products-projection.ts';
 import type { StockInput } from '../stock/stock-levels.ts';
@@ -22,24 +18,18 @@ export interface CatalogTestHost {
 
 /** The catalog service alone on a fresh database (Postgres-log bus), with a clock the test can move. */
 export async function startCatalogTestHost(env: Record<string, string> = {}): Promise<CatalogTestHost> {
-  const db = await createTestDatabase({ migrate: false });
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-test-'));
-  const config = loadConfig({
-    DATABASE_URL: db.url,
-    PORT: '0',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    JWT_SECRET: 'test-secret-that-is-long-enough',
-    ...env,
-  });
-  const infra = await createInfrastructure(config, 'catalog-test');
   let skewMs = 0;
-  const ctx = { ...infra.context, clock: () => new Date(Date.now() + skewMs) };
-  const catalog = createCatalogService(ctx, { seed: false });
-  const running = await startModules(infra, [catalog], []);
+  const host = await startTestHost({
+    service: 'catalog-test',
+    modules: (ctx) => [createCatalogService(ctx, { seed: false })] as const,
+    clock: () => new Date(Date.now() + skewMs),
+    http: false,
+    env,
+  });
+  const [catalog] = host.modules;
   return {
-    db,
-    infra,
+    db: host.db!,
+    infra: host.infra,
     catalog,
     advanceClock: (ms) => void (skewMs += ms),
     async createProduct(name, stock) {
@@ -58,15 +48,10 @@ export async function startCatalogTestHost(env: Record<string, string> = {}): Pr
         stock,
       );
       for (const w of written)
-        if (!(await ctx.waitForProjection({ schema: 'catalog', consumer: PRODUCTS_PROJECTION, ...w })))
+        if (!(await host.ctx.waitForProjection({ schema: 'catalog', consumer: PRODUCTS_PROJECTION, ...w })))
           throw new Error(`products projection did not reach ${w.streamId}@${w.version}`);
       return productId;
     },
-    async stop() {
-      await running.stop();
-      await infra.close();
-      await db.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
+    stop: host.stop,
   };
 }

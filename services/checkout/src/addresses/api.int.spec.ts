@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCheckoutTestHost, type CheckoutTestHost } from '../delivery/testing/checkout-test-host.ts';
+import { startCheckoutTestHost, type CheckoutTestHost } from '../testing/checkout-test-host.ts';
 import { createAddresses } from './index.ts';
 
 interface Address {

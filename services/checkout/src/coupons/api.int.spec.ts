@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '@shop/test-support/wait-until';
-import { startCheckoutTestHost, type CheckoutTestHost } from '../delivery/testing/checkout-test-host.ts';
+import { startCheckoutTestHost, type CheckoutTestHost } from '../testing/checkout-test-host.ts';
 import { createCoupons } from './index.ts';
 
 interface Coupon {

@@ -4,7 +4,7 @@ import { createPool } from '@shop/shared/db/pool';
 import { ValidationError } from '@shop/shared/errors/errors';
 import { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import { waitUntil } from '@shop/test-support/wait-until';
-import { startCheckoutTestHost, type CheckoutTestHost } from '../delivery/testing/checkout-test-host.ts';
+import { startCheckoutTestHost, type CheckoutTestHost } from '../testing/checkout-test-host.ts';
 import { Coupons } from './coupons.ts';
 import { createCoupons } from './index.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDelivery } from './index.ts';
-import { startCheckoutTestHost, type CheckoutTestHost } from './testing/checkout-test-host.ts';
+import { startCheckoutTestHost, type CheckoutTestHost } from '../testing/checkout-test-host.ts';
 
 let host: CheckoutTestHost<ReturnType<typeof createDelivery>>;
 let admin: string;

@@ -1,0 +1,48 @@
+import type { Router } from 'express';
+import { createAccountsService } from '@shop/accounts';
+import type { EventConsumer } from '@shop/shared/bus/types';
+import type { Infrastructure } from '@shop/shared/runtime/infrastructure';
+import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
+import type { HttpClient } from '@shop/test-support/http';
+import type { TestDatabase } from '@shop/test-support/test-database';
+import { startTestHost } from '@shop/test-support/test-host';
+
+/** What a checkout slice's factory returns, as far as hosting it goes. */
+export interface Slice {
+  router: Router;
+  consumers: EventConsumer[];
+}
+
+export interface CheckoutTestHost<S extends Slice> {
+  url: string;
+  db: TestDatabase;
+  infra: Infrastructure;
+  /** The slice as its factory built it (application service included). */
+  slice: S;
+  api: HttpClient;
+  /** Logs in (the admin by default) and answers the token. */
+  login(email?: string, password?: string): Promise<string>;
+  /** Registers a shopper and answers their id and token. */
+  signUp(name: string, email: string): Promise<{ userId: string; token: string }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * One checkout slice (addresses, coupons, delivery ...), hosted with the accounts service (for tokens and
+ * the admin) on a fresh database, as a checkout module would be in the shop: startTestHost, Postgres-log
+ * bus and in-process cache.
+ */
+export async function startCheckoutTestHost<S extends Slice>(
+  createSlice: (ctx: ServiceContext) => S,
+): Promise<CheckoutTestHost<S>> {
+  let slice: S | undefined;
+  const host = await startTestHost({
+    service: 'checkout-test',
+    waitForAdmin: true,
+    modules: (ctx): ServiceModule[] => {
+      slice = createSlice(ctx);
+      return [createAccountsService(ctx), { name: 'checkout', router: slice.router, consumers: slice.consumers }];
+    },
+  });
+  return { ...host, db: host.db!, slice: slice! };
+}
