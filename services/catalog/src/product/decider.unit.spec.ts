@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { deciderSpec } from '@shop/test-support/given-when-then';
 import type { ProductDetails, ProductEvent } from './events.ts';
 import { decideProduct, evolveProduct, initialProductState } from './decider.ts';
 
@@ -15,53 +16,44 @@ const details: ProductDetails = {
   image: '/uploads/a.png',
   sizeLabels: ['S', 'M'],
 };
-const given = (events: ProductEvent[]) => events.reduce(evolveProduct, initialProductState());
+const given = deciderSpec({ decide: decideProduct, evolve: evolveProduct, initialState: initialProductState });
 const created: ProductEvent = {
   type: 'ProductCreated',
   data: { productId: 'p1', ...details, createdAt: now.toISOString() },
 };
+const create = { type: 'CreateProduct', data: { productId: 'p1', details, now } } as const;
 
 describe('product decider', () => {
   it('creates once', () => {
-    expect(decideProduct({ type: 'CreateProduct', data: { productId: 'p1', details, now } }, given([]))).toEqual([
-      created,
-    ]);
-    expect(() =>
-      decideProduct({ type: 'CreateProduct', data: { productId: 'p1', details, now } }, given([created])),
-    ).toThrow('already exists');
+    given([]).when(create).then([created]);
+    given([created]).when(create).then('already exists');
   });
   it('records only fields that change', () => {
-    const events = decideProduct(
-      { type: 'ChangeProductDetails', data: { changes: { name: 'Linen Kurta', pricePaise: 129900 }, now } },
-      given([created]),
-    );
-    expect(events).toEqual([
-      { type: 'ProductDetailsChanged', data: { productId: 'p1', pricePaise: 129900, changedAt: now.toISOString() } },
-    ]);
-    expect(
-      decideProduct(
-        { type: 'ChangeProductDetails', data: { changes: { name: 'Linen Kurta' }, now } },
-        given([created]),
-      ),
-    ).toEqual([]);
+    given([created])
+      .when({ type: 'ChangeProductDetails', data: { changes: { name: 'Linen Kurta', pricePaise: 129900 }, now } })
+      .then([
+        { type: 'ProductDetailsChanged', data: { productId: 'p1', pricePaise: 129900, changedAt: now.toISOString() } },
+      ]);
+    given([created])
+      .when({ type: 'ChangeProductDetails', data: { changes: { name: 'Linen Kurta' }, now } })
+      .then([]);
   });
   it('delists and activates idempotently', () => {
-    const delist = decideProduct({ type: 'SetListing', data: { isDelisted: true, now } }, given([created]));
-    expect(delist.map((e) => e.type)).toEqual(['ProductDelisted']);
-    expect(decideProduct({ type: 'SetListing', data: { isDelisted: true, now } }, given([created, ...delist]))).toEqual(
-      [],
-    );
-    expect(
-      decideProduct({ type: 'SetListing', data: { isDelisted: false, now } }, given([created, ...delist])).map(
-        (e) => e.type,
-      ),
-    ).toEqual(['ProductRelisted']);
+    const delist = given([created])
+      .when({ type: 'SetListing', data: { isDelisted: true, now } })
+      .thenMatches([{ type: 'ProductDelisted' }]);
+    given([created, ...delist])
+      .when({ type: 'SetListing', data: { isDelisted: true, now } })
+      .then([]);
+    given([created, ...delist])
+      .when({ type: 'SetListing', data: { isDelisted: false, now } })
+      .thenMatches([{ type: 'ProductRelisted' }]);
   });
   it('refuses changes to a deleted product', () => {
-    const del = decideProduct({ type: 'DeleteProduct', data: { now } }, given([created]));
-    expect(() =>
-      decideProduct({ type: 'SetListing', data: { isDelisted: true, now } }, given([created, ...del])),
-    ).toThrow('Product not found');
-    expect(() => decideProduct({ type: 'DeleteProduct', data: { now } }, given([]))).toThrow('Product not found');
+    const del = given([created]).when({ type: 'DeleteProduct', data: { now } }).events();
+    given([created, ...del])
+      .when({ type: 'SetListing', data: { isDelisted: true, now } })
+      .then('Product not found');
+    given([]).when({ type: 'DeleteProduct', data: { now } }).then('Product not found');
   });
 });
