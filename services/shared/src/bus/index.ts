@@ -85,8 +85,11 @@ export interface EventBusOptions {
   pollIntervalMs?: number;
   /** Kafka topic of a source (default topicOf); tests give each run its own topics. */
   topicFor?: (source: string) => string;
-  /** Kafka consumer timings, and how often a standby relay tries to take over (default 2000 ms). */
-  kafka?: KafkaConsumerTuning & { standbyRetryMs?: number };
+  /**
+   * Kafka consumer timings, how often a standby relay tries to take over (default 2000 ms), and how long a
+   * published outbox row is kept (default one hour).
+   */
+  kafka?: KafkaConsumerTuning & { standbyRetryMs?: number; outboxRetentionMs?: number };
   onDelivered?: DeliveryObserver;
 }
 
@@ -144,6 +147,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
         topicFor: options.topicFor,
         pollIntervalMs: options.pollIntervalMs,
         standbyRetryMs: options.kafka?.standbyRetryMs,
+        publishedRetentionMs: options.kafka?.outboxRetentionMs,
         logger,
         outboxBacklog: metrics?.outboxBacklog,
       });

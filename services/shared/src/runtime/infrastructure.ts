@@ -124,7 +124,10 @@ export async function createInfrastructure(config: Config, service: string): Pro
     stores: [...stores.values()],
     logger,
     metrics,
-    kafka: { sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS },
+    kafka: {
+      sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS,
+      outboxRetentionMs: config.OUTBOX_RETENTION_MINUTES * 60_000,
+    },
   });
 
   const context: ServiceContext = {

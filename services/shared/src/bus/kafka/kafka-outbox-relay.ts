@@ -9,6 +9,7 @@ import { schemaIdentifier } from '../schema-name.ts';
 import { topicOf } from '../types.ts';
 import { Wakeup } from '../wakeup.ts';
 import { ensureTopics } from './kafka-client.ts';
+import { OUTBOX_PUBLISHED_RETENTION_MS, prunePublishedOutbox } from './outbox-pruning.ts';
 
 /** The outbox-backlog gauge the relay keeps up to date (prom-client's Gauge fits). */
 export interface OutboxBacklogGauge {
@@ -34,6 +35,12 @@ export interface KafkaOutboxRelayOptions {
   standbyRetryMs?: number;
   logger?: BusLogger;
   outboxBacklog?: OutboxBacklogGauge;
+  /** How long a published outbox row is kept before the relay deletes it (default one hour). */
+  publishedRetentionMs?: number;
+  /** How often the active relay looks for published rows past retention (default 60 000 ms). */
+  pruneEveryMs?: number;
+  /** Rows deleted per statement (default 1000); a full batch is followed by another on the next turn. */
+  pruneBatchSize?: number;
 }
 
 /** Advisory-lock class of outbox relays; the object id is hashtext(schema). */
@@ -41,7 +48,8 @@ const RELAY_LOCK_CLASS = 727_002;
 
 /**
  * Publishes a service's outbox to its Kafka topic (keyed by stream id, so each aggregate stays in order on
- * one partition), then marks the rows published. At-least-once: a crash between send and mark publishes
+ * one partition), then marks the rows published; rows published longer ago than the retention are deleted
+ * in batches between publishing turns (the events stay in the log). At-least-once: a crash between send and mark publishes
  * again and consumers dedupe. One relay per schema is active across all processes: the one holding a
  * session-level advisory lock; the others stand by and take over when that session ends. Plain acks=all
  * producer: no idempotence or transactions, which librdkafka's mock broker lacks.
@@ -52,6 +60,11 @@ export class KafkaOutboxRelay {
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
   private readonly standbyRetryMs: number;
+  private readonly publishedRetentionMs: number;
+  private readonly pruneEveryMs: number;
+  private readonly pruneBatchSize: number;
+  /** When (performance.now()) the next prune is due; 0 = on the next turn. */
+  private nextPruneAt = 0;
   private readonly logger: BusLogger;
   private readonly notifications: EventLogNotifications;
   private readonly ownsNotifications: boolean;
@@ -71,6 +84,9 @@ export class KafkaOutboxRelay {
     this.batchSize = options.batchSize ?? 500;
     this.pollIntervalMs = options.pollIntervalMs ?? 2_000;
     this.standbyRetryMs = options.standbyRetryMs ?? 2_000;
+    this.publishedRetentionMs = options.publishedRetentionMs ?? OUTBOX_PUBLISHED_RETENTION_MS;
+    this.pruneEveryMs = options.pruneEveryMs ?? 60_000;
+    this.pruneBatchSize = options.pruneBatchSize ?? 1_000;
     this.logger = options.logger ?? silentLogger;
     this.ownsNotifications = !options.notifications;
     this.notifications = options.notifications ?? new EventLogNotifications(options.pool, this.logger);
@@ -118,8 +134,9 @@ export class KafkaOutboxRelay {
           continue;
         }
         const published = await this.publishBatch();
+        const pruned = await this.pruneIfDue();
         failures = 0;
-        if (published === this.batchSize) continue;
+        if (published === this.batchSize || pruned === this.pruneBatchSize) continue;
         await this.wakeup.wait(this.pollIntervalMs, signal);
       } catch (err) {
         if (signal.aborted) break;
@@ -182,6 +199,20 @@ export class KafkaOutboxRelay {
       this.topicReady = true;
     }
     return this.producer;
+  }
+
+  /**
+   * Deletes one batch of rows published longer ago than the retention, when due; returns how many. Only the
+   * active relay prunes (on its lock session), so two processes never prune one outbox at once.
+   */
+  private async pruneIfDue(): Promise<number> {
+    const client = this.lockClient;
+    if (!client || performance.now() < this.nextPruneAt) return 0;
+    const pruned = await prunePublishedOutbox(client, this.schema, this.publishedRetentionMs, this.pruneBatchSize);
+    // A full batch: more are past retention, deleted on the next turn (after publishing); else wait.
+    this.nextPruneAt = pruned === this.pruneBatchSize ? 0 : performance.now() + this.pruneEveryMs;
+    if (pruned > 0) this.logger.debug({ schema: this.schema, count: pruned }, 'published outbox rows pruned');
+    return pruned;
   }
 
   /** Publishes the oldest unpublished outbox rows; returns how many. Uses the lock session, so a lost lock fails it. */
