@@ -1,15 +1,24 @@
-import { Queue, Worker, type Job, type JobsOptions } from 'bullmq';
+import { createPostgresBackend, Queue, runMigrations, Worker, type IQueueBackend, type Job, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { UnavailableError } from '../errors/errors.ts';
+import { delayFor } from '../retry/retry.ts';
 import { assertDelayMs, assertEveryMs, assertJobId, assertJobName } from './job-keys.ts';
 import { resolveSchedulerOptions, type ResolvedSchedulerOptions, type SchedulerOptions } from './scheduler-options.ts';
 import type { JobHandler, JobScheduler, ScheduleOptions } from './types.ts';
 
 export interface BullMqSchedulerOptions extends SchedulerOptions {
-  redisUrl: string;
-  /** BullMQ key prefix: schedulers with the same prefix share queues. Default `shop-jobs`. */
+  /** Where the queues live: Redis (distributed mode) or the shop's Postgres database (embedded default). */
+  backend: { redisUrl: string } | { databaseUrl: string };
+  /**
+   * Schedulers with the same prefix share queues. Redis: the BullMQ key prefix (default `shop-jobs`).
+   * Postgres: prepended to each queue name (`<prefix>.<name>`, ':' read as '.') in the one `bullmq` schema.
+   */
   prefix?: string;
 }
+
+type AnyQueue = Queue<unknown, unknown, string, unknown, unknown, string, IQueueBackend, unknown>;
+type AnyWorker = Worker<unknown, unknown, string, IQueueBackend, object, unknown>;
 
 /** BullMQ refuses custom job ids that are integers or contain ':'; encoding keeps every jobId usable and distinct. */
 const toBullJobId = (jobId: string): string => `id-${encodeURIComponent(jobId)}`;
@@ -17,19 +26,38 @@ const toBullJobId = (jobId: string): string => `id-${encodeURIComponent(jobId)}`
 /** States in which a job has not started running, so cancel() may remove it. */
 const NOT_STARTED = new Set(['delayed', 'waiting', 'prioritized', 'paused', 'waiting-children']);
 
+/** The schema BullMQ's PostgreSQL backend creates and migrates itself (runMigrations, at first use). */
+const POSTGRES_SCHEMA = 'bullmq';
 /**
- * Jobs on BullMQ over Redis (distributed mode). One queue per job name (the name is the queue name), so
- * a jobId dedupes within its name, a slow job kind cannot starve another, and a process runs workers only
- * for the names it registered.
+ * Connections of the Postgres backend's own pool: each worker holds one for its LISTEN (5 in the shop), the
+ * rest serve queries. Opened on demand and closed after a few idle seconds.
+ */
+const POSTGRES_POOL_SIZE = 9;
+const MAX_POSTGRES_WORKERS = POSTGRES_POOL_SIZE - 3;
+
+/** The backend's own rows (bigint ids, ms timestamps) come back as pg's default strings, not the project's BigInt. */
+const PG_TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20 || oid === 5069 ? (value: string) => value : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/**
+ * Background jobs on BullMQ, one API in both run modes: over Redis in distributed mode, over the shop's
+ * PostgreSQL (BullMQ's PostgreSQL backend: SKIP LOCKED claims, LISTEN/NOTIFY wake-ups) in the embedded
+ * default, which has no Redis. One queue per job name, so a jobId dedupes within its name, a slow job kind
+ * cannot starve another, and a process runs workers only for the names it registered.
  */
 export class BullMqScheduler implements JobScheduler {
   readonly prefix: string;
   private readonly options: ResolvedSchedulerOptions;
-  /** Shared by every queue; each worker duplicates it for its blocking reads. */
-  private readonly connection: Redis;
+  /** Redis: shared by every queue; each worker duplicates it for its blocking reads. */
+  private readonly redis: Redis | undefined;
+  /** Postgres: one pool for every queue and worker of this scheduler. */
+  private readonly pgPool: pg.Pool | undefined;
+  private migrated: Promise<void> | undefined;
   private readonly handlers = new Map<string, JobHandler<unknown>>();
-  private readonly queues = new Map<string, Queue>();
-  private readonly workers = new Map<string, Worker>();
+  private readonly queues = new Map<string, AnyQueue>();
+  private readonly workers = new Map<string, AnyWorker>();
   /** The repeating schedules asked for (name -> every ms), upserted again when Redis comes back. */
   private readonly repeats = new Map<string, number>();
   private state: 'idle' | 'running' | 'stopped' = 'idle';
@@ -37,21 +65,40 @@ export class BullMqScheduler implements JobScheduler {
   constructor(options: BullMqSchedulerOptions) {
     this.options = resolveSchedulerOptions(options);
     this.prefix = options.prefix ?? 'shop-jobs';
-    // BullMQ requires maxRetriesPerRequest null: a worker's blocking read must outlast a Redis restart.
-    this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-    this.connection.on('error', (err: Error) => this.options.logger.warn({ err }, 'Jobs Redis connection error'));
-    // A Redis that comes back may have lost its data (restarted without persistence, a failover): the
-    // repeating schedules (the sweeps) would then never run again. Upserting them is idempotent, so every
-    // reconnect after a drop puts them back.
-    let dropped = false;
-    this.connection.on('close', () => {
-      dropped = true;
-    });
-    this.connection.on('ready', () => {
-      if (!dropped || this.state === 'stopped') return;
-      dropped = false;
-      void this.restoreRepeats();
-    });
+    if ('redisUrl' in options.backend) {
+      // BullMQ requires maxRetriesPerRequest null: a worker's blocking read must outlast a Redis restart.
+      const redis = new Redis(options.backend.redisUrl, { maxRetriesPerRequest: null });
+      this.redis = redis;
+      redis.on('error', (err: Error) => this.options.logger.warn({ err }, 'Jobs Redis connection error'));
+      // A Redis that comes back may have lost its data (restarted without persistence, a failover): the
+      // repeating schedules (the sweeps) would then never run again. Upserting them is idempotent, so every
+      // reconnect after a drop puts them back.
+      let dropped = false;
+      redis.on('close', () => {
+        dropped = true;
+      });
+      redis.on('ready', () => {
+        if (!dropped || this.state === 'stopped') return;
+        dropped = false;
+        void this.restoreRepeats();
+      });
+    } else {
+      const pool = new pg.Pool({
+        connectionString: options.backend.databaseUrl,
+        max: POSTGRES_POOL_SIZE,
+        idleTimeoutMillis: 2_000,
+        application_name: 'shop-jobs',
+        // BullMQ's backend names its schema nowhere in its SQL; the search path selects it.
+        options: `-c search_path=${POSTGRES_SCHEMA}`,
+        // Lets a worker block on LISTEN for long: a silently dropped connection is noticed.
+        keepAlive: true,
+        types: PG_TYPES,
+      });
+      // An idle or LISTENing client losing its connection must not crash the process; BullMQ reconnects.
+      pool.on('error', (err) => this.options.logger.warn({ err }, 'Jobs Postgres connection error'));
+      pool.on('connect', (client) => client.on('error', () => undefined));
+      this.pgPool = pool;
+    }
   }
 
   private async restoreRepeats(): Promise<void> {
@@ -67,22 +114,32 @@ export class BullMqScheduler implements JobScheduler {
   }
 
   private async upsertRepeat(name: string, everyMs: number): Promise<void> {
+    const queue = await this.queue(name);
     // Upserting by id keeps one schedule however many processes call this.
-    await this.queue(name).upsertJobScheduler(name, { every: everyMs }, { name, data: {}, opts: this.jobOptions() });
+    await queue.upsertJobScheduler(name, { every: everyMs }, { name, data: {}, opts: this.jobOptions() });
+    // One run at a time across every process: a run that outlasts its interval (or the run of a process that
+    // died, until its lock lapses) is not joined by the next one.
+    await queue.setGlobalConcurrency(1);
   }
 
   register<T>(name: string, handler: JobHandler<T>): void {
     assertJobName(name);
     if (this.handlers.has(name)) throw new Error(`A handler for job "${name}" is already registered`);
+    if (this.pgPool && this.handlers.size >= MAX_POSTGRES_WORKERS)
+      throw new RangeError(`At most ${MAX_POSTGRES_WORKERS} job names per scheduler on Postgres`);
     this.handlers.set(name, handler as JobHandler<unknown>);
-    if (this.state === 'running') this.startWorker(name);
+    if (this.state === 'running')
+      this.startWorker(name).catch((err: unknown) =>
+        this.options.logger.error({ err, job: name }, 'Could not start a job worker'),
+      );
   }
 
   async schedule<T>(name: string, data: T, options: ScheduleOptions = {}): Promise<void> {
     assertJobName(name);
     if (options.jobId !== undefined) assertJobId(options.jobId);
     if (options.delayMs !== undefined) assertDelayMs(options.delayMs);
-    await this.queue(name).add(name, data ?? null, {
+    const queue = await this.queue(name);
+    await queue.add(name, data ?? null, {
       ...this.jobOptions(),
       delay: options.delayMs,
       jobId: options.jobId === undefined ? undefined : toBullJobId(options.jobId),
@@ -92,7 +149,7 @@ export class BullMqScheduler implements JobScheduler {
   async cancel(name: string, jobId: string): Promise<boolean> {
     assertJobName(name);
     assertJobId(jobId);
-    const queue = this.queue(name);
+    const queue = await this.queue(name);
     const job = await queue.getJob(toBullJobId(jobId));
     if (!job?.id || !NOT_STARTED.has(await job.getState())) return false;
     // 0 when a worker took the job in the meantime: it has started, so it was not cancelled.
@@ -102,16 +159,19 @@ export class BullMqScheduler implements JobScheduler {
   async repeat(name: string, everyMs: number): Promise<void> {
     assertJobName(name);
     assertEveryMs(everyMs);
+    this.assertNotStopped();
     this.repeats.set(name, everyMs);
     await this.upsertRepeat(name, everyMs);
   }
 
   async start(): Promise<void> {
-    if (this.state === 'stopped') throw new UnavailableError('This job scheduler was stopped; create a new one');
+    this.assertNotStopped();
     if (this.state === 'running') return;
+    // Fails start-up loudly when the backend cannot be reached or its schema not created.
+    await this.backendReady();
+    if (this.state !== 'idle') return; // stopped, or started by a concurrent call, meanwhile
     this.state = 'running';
-    for (const name of this.handlers.keys()) this.startWorker(name);
-    await Promise.all([...this.workers.values()].map((w) => w.waitUntilReady()));
+    await Promise.all([...this.handlers.keys()].map((name) => this.startWorker(name)));
   }
 
   /** Waits for running jobs to finish, then closes every connection. */
@@ -120,40 +180,84 @@ export class BullMqScheduler implements JobScheduler {
     this.state = 'stopped';
     await Promise.all([...this.workers.values()].map((w) => w.close()));
     await Promise.all([...this.queues.values()].map((q) => q.close()));
-    if (this.connection.status !== 'end') await this.connection.quit().catch(() => this.connection.disconnect());
+    if (this.redis && this.redis.status !== 'end') await this.redis.quit().catch(() => this.redis?.disconnect());
+    await this.pgPool?.end();
+  }
+
+  private assertNotStopped(): void {
+    if (this.state === 'stopped') throw new UnavailableError('This job scheduler was stopped; create a new one');
   }
 
   private jobOptions(): JobsOptions {
     const { retry, keepCompletedMs } = this.options;
     return {
       attempts: retry.attempts,
-      backoff: { type: 'exponential', delay: retry.backoffMs },
+      // The workers compute the wait (backoffStrategy below) by the project's one backoff curve.
+      backoff: { type: 'custom' },
       removeOnComplete: { age: Math.ceil(keepCompletedMs / 1_000) },
       // Failed jobs stay for operators to inspect, within a bound (a failing repeat adds one per run).
       removeOnFail: { count: 1_000 },
     };
   }
 
-  private queue(name: string): Queue {
-    if (this.state === 'stopped') throw new UnavailableError('This job scheduler was stopped; create a new one');
+  /** Postgres: creates or upgrades BullMQ's schema once (advisory-locked, so concurrent processes are safe). */
+  private backendReady(): Promise<void> {
+    const pool = this.pgPool;
+    if (!pool) return Promise.resolve();
+    this.migrated ??= (async () => {
+      const client = await pool.connect();
+      try {
+        await runMigrations(client, POSTGRES_SCHEMA);
+      } finally {
+        client.release();
+      }
+    })().catch((err: unknown) => {
+      this.migrated = undefined; // the next call tries again
+      throw err;
+    });
+    return this.migrated;
+  }
+
+  private connectionOptions() {
+    return this.redis ? { connection: this.redis, prefix: this.prefix } : { connection: this.pgPool! };
+  }
+
+  private queueName(name: string): string {
+    // Queue names cannot hold ':' (a Redis key separator even here), so a prefix's colons become dots.
+    return this.redis ? name : `${this.prefix.replaceAll(':', '.')}.${name}`;
+  }
+
+  private async queue(name: string): Promise<AnyQueue> {
+    this.assertNotStopped();
+    await this.backendReady();
+    this.assertNotStopped();
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      queue = (
+        this.redis
+          ? new Queue(this.queueName(name), this.connectionOptions())
+          : new Queue(this.queueName(name), { connection: this.pgPool! }, createPostgresBackend)
+      ) as AnyQueue;
       queue.on('error', (err: Error) => this.options.logger.error({ err, job: name }, 'Job queue error'));
       this.queues.set(name, queue);
     }
     return queue;
   }
 
-  private startWorker(name: string): void {
+  private async startWorker(name: string): Promise<void> {
     const handler = this.handlers.get(name);
     if (!handler || this.workers.has(name)) return;
     const { logger, concurrency, retry } = this.options;
-    const worker = new Worker(name, async (job: Job) => handler(job.data), {
-      connection: this.connection,
-      prefix: this.prefix,
+    const processor = async (job: Job) => handler(job.data);
+    const workerOptions = {
       concurrency,
-    });
+      settings: { backoffStrategy: (attemptsMade: number) => delayFor({ baseMs: retry.backoffMs }, attemptsMade) },
+    };
+    const worker = (
+      this.redis
+        ? new Worker(this.queueName(name), processor, { ...workerOptions, ...this.connectionOptions() })
+        : new Worker(this.queueName(name), processor, { ...workerOptions, connection: this.pgPool! }, createPostgresBackend)
+    ) as AnyWorker;
     worker.on('failed', (job: Job | undefined, err: Error) => {
       const finalAttempt = (job?.attemptsMade ?? 0) >= retry.attempts;
       logger[finalAttempt ? 'error' : 'warn'](
@@ -163,5 +267,6 @@ export class BullMqScheduler implements JobScheduler {
     });
     worker.on('error', (err: Error) => logger.error({ err, job: name }, 'Job worker error'));
     this.workers.set(name, worker);
+    await worker.waitUntilReady();
   }
 }

@@ -31,7 +31,7 @@ describe.each([
   const open = (options: SchedulerOptions = {}): JobScheduler => {
     const scheduler = createJobScheduler({
       redisUrl: useRedis ? redisUrl : undefined,
-      pool: db.pool,
+      databaseUrl: db.url,
       prefix,
       retry,
       logger,
@@ -166,6 +166,28 @@ describe.each([
     // One schedule runs at most once per interval (plus the first run at once, plus one for BullMQ's
     // interval-aligned slots); two or three schedules would have run twice or three times as often.
     expect(runsAt.length).toBeLessThanOrEqual(Math.floor(elapsed / 100) + 2);
+  });
+
+  it('runs a repeating job one run at a time across instances, even when a run outlasts its interval', async () => {
+    const a = open();
+    const b = open();
+    let running = 0;
+    let mostAtOnce = 0;
+    let runs = 0;
+    const slowSweep = async () => {
+      running += 1;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      // A sweep that takes three intervals: the next runs are due while this one is still going.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      running -= 1;
+      runs += 1;
+    };
+    a.register('hold-expiry', slowSweep);
+    b.register('hold-expiry', slowSweep);
+    await Promise.all([a.start(), b.start()]);
+    await Promise.all([a.repeat('hold-expiry', 50), b.repeat('hold-expiry', 50)]);
+    await waitUntil(() => runs >= 4, 'four runs');
+    expect(mostAtOnce).toBe(1);
   });
 
   it('runs a job scheduled by an instance that stopped on another instance (durability)', async () => {

@@ -1,6 +1,6 @@
 import { createLogger, type Logger } from '../observability/logger.ts';
 
-/** How a failing job is retried: `attempts` runs in all, waiting backoffMs, then 2x, 4x ... between them. */
+/** How a failing job is retried: `attempts` runs in all, waiting backoffMs, then 2x, 4x ... between them (retry/retry.ts). */
 export interface RetryPolicy {
   attempts: number;
   backoffMs: number;
@@ -36,9 +36,4 @@ export function resolveSchedulerOptions(options: SchedulerOptions): ResolvedSche
   positiveInteger(resolved.retry.backoffMs, 'retry.backoffMs', 0);
   positiveInteger(resolved.keepCompletedMs, 'keepCompletedMs', 0);
   return resolved;
-}
-
-/** Wait before the next attempt after `attemptsMade` failed ones (the same curve as BullMQ's exponential). */
-export function backoffDelayMs(policy: RetryPolicy, attemptsMade: number): number {
-  return Math.round(policy.backoffMs * 2 ** (attemptsMade - 1));
 }

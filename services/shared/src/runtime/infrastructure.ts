@@ -111,7 +111,7 @@ export async function createInfrastructure(config: Config, service: string): Pro
   const redisUrl = config.REDIS_URL;
   const cache = createCache({ redisUrl, prefix: 'shop:', logger });
   const pubsub = createPubSub({ redisUrl, prefix: 'shop:', logger });
-  const jobs = createJobScheduler({ redisUrl, pool, prefix: 'shop', logger });
+  const jobs = createJobScheduler({ redisUrl, databaseUrl, prefix: 'shop', logger });
   // Keyed by database: the processes of one shop share it, and shops (or test runs) sharing a Redis do not.
   const rateLimits = new RateLimitStore({ redis: redisUrl, namespace: new URL(databaseUrl).pathname.slice(1), logger });
   const kafkaBrokers = config.KAFKA_BROKERS?.split(',');
