@@ -112,7 +112,7 @@ describe('the shop migrations', () => {
     const db = await freshDatabase();
     await migrate(db.pool);
     await expect(migrateRollback(db.pool)).rejects.toThrow(
-      /Cannot roll back batch 1: 001_event_store\.sql, .* have no down file \(001_event_store\.down\.sql, .*\); nothing was rolled back/,
+      /^Cannot roll back batch 1: no down file for 001_event_store\.sql, 002_event_notify\.sql, .*026_checkout_take_live_checkout\.sql.* \(each needs a NNN_name\.down\.sql beside it\); nothing was rolled back$/,
     );
     expect(await recorded(db)).toHaveLength(realFiles.length);
     expect(await tableExists(db, 'checkout.refunds')).toBe(true);
@@ -193,7 +193,7 @@ describe('SQL migration files', () => {
     expect(await migrateLatest(db.pool, dir)).toEqual({ batch: 2, applied: ['003_c.sql', '004_d.sql'], adopted: [] });
     expect(await migrateRollback(db.pool, dir)).toEqual({ batch: 2, rolledBack: ['004_d.sql', '003_c.sql'] });
     await expect(migrateRollback(db.pool, dir)).rejects.toThrow(
-      'Cannot roll back batch 1: 001_a.sql has no down file (001_a.down.sql); nothing was rolled back',
+      'Cannot roll back batch 1: no down file for 001_a.sql (it needs a NNN_name.down.sql beside it); nothing was rolled back',
     );
     expect(await runs()).toEqual(['001', '002', '003', '003 down']);
     expect(await tableExists(db, 'b')).toBe(true);

@@ -155,7 +155,8 @@ async function withKnex<T>(target: MigrationTarget, fn: (db: Knex) => Promise<T>
   }
 }
 
-const DUPLICATE = new Set(['23505', '42P07']);
+// unique_violation, duplicate_table, duplicate_object (the table's row type)
+const DUPLICATE = new Set(['23505', '42P07', '42710']);
 
 /**
  * knex's own tables, made here idempotently: knex would create them with a plain CREATE TABLE and insert
@@ -216,8 +217,8 @@ export async function migrateRollback(target: MigrationTarget, dir = MIGRATIONS_
     const without = lastBatch.map((r) => r.name).filter((name) => !byName.get(name)?.downFile);
     if (without.length)
       throw new MigrationError(
-        `Cannot roll back batch ${lastBatch[0]!.batch}: ${without.join(', ')} ${without.length > 1 ? 'have' : 'has'} ` +
-          `no down file (${without.map(downName).join(', ')}); nothing was rolled back`,
+        `Cannot roll back batch ${lastBatch[0]!.batch}: no down file for ${without.join(', ')} ` +
+          `(${without.length > 1 ? 'each needs' : 'it needs'} a NNN_name.down.sql beside it); nothing was rolled back`,
       );
     const log: SourceLog = { ran: [], adopted: [] };
     // In a transaction of its own: the lock row and every down commit together, or not at all.
