@@ -41,7 +41,7 @@ export const isOptional = (s: Schema): boolean => {
     return false;
   }
 };
-const accepts = (s: Schema, v: unknown): boolean => {
+export const accepts = (s: Schema, v: unknown): boolean => {
   try {
     return s.safeParse(forParse(v)).success;
   } catch {
