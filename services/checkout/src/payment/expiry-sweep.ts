@@ -1,5 +1,6 @@
 import type { Pool } from '@shop/shared/db/pool';
 import type { Logger } from '@shop/shared/observability/logger';
+import { delayFor } from '@shop/shared/retry/retry';
 import { overdueOpenOrders } from './read-models/payment-orders-projection.ts';
 import type { Payments } from './payments.ts';
 
@@ -13,7 +14,7 @@ const MAX_RETRY_MS = 30 * 60_000;
 const SAMPLE = 10;
 
 /** Wait before the next try of an order that failed `failures` times: 30 s, doubling, at most 30 min. */
-export const retryDelayMs = (failures: number) => Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (failures - 1));
+export const retryDelayMs = (failures: number) => delayFor({ baseMs: FIRST_RETRY_MS, maxMs: MAX_RETRY_MS }, failures);
 
 export interface SweepResult {
   paid: number;

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { delayFor } from '../retry/retry.ts';
 
 /** How a consumer retries an event its handler rejects before parking it. */
 export interface RetryPolicy {
@@ -26,9 +27,9 @@ export function retryPolicy(partial: Partial<RetryPolicy> = {}): RetryPolicy {
   return p;
 }
 
-/** Delay to wait after the `failures`-th consecutive failure (1-based): base * 2^(failures-1), capped. */
+/** Delay to wait after the `failures`-th consecutive failure (1-based): base * 2^(failures-1), capped (retry/retry.ts). */
 export function backoffDelay(failures: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>): number {
-  return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, failures - 1));
+  return delayFor({ baseMs: policy.baseDelayMs, maxMs: policy.maxDelayMs }, failures);
 }
 
 const CONNECTION_ERROR_CODES = new Set([

@@ -1,3 +1,4 @@
+import { retry } from '../retry/retry.ts';
 import { StreamVersionConflictError } from './postgres-event-store.ts';
 
 /**
@@ -5,11 +6,10 @@ import { StreamVersionConflictError } from './postgres-event-store.ts';
  * (optimistic concurrency). The attempt must re-read state each time.
  */
 export async function retryOnConflict<T>(attempt: () => Promise<T>, maxAttempts = 5): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await attempt();
-    } catch (err) {
-      if (!(err instanceof StreamVersionConflictError) || i >= maxAttempts) throw err;
-    }
-  }
+  // At once: the writer that won has committed, so the next read sees its events.
+  return retry(() => attempt(), {
+    baseMs: 0,
+    attempts: maxAttempts,
+    shouldRetry: (err) => err instanceof StreamVersionConflictError,
+  });
 }

@@ -1,4 +1,12 @@
-import { createPostgresBackend, Queue, runMigrations, Worker, type IQueueBackend, type Job, type JobsOptions } from 'bullmq';
+import {
+  createPostgresBackend,
+  Queue,
+  runMigrations,
+  Worker,
+  type IQueueBackend,
+  type Job,
+  type JobsOptions,
+} from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { UnavailableError } from '../errors/errors.ts';
@@ -38,7 +46,9 @@ const MAX_POSTGRES_WORKERS = POSTGRES_POOL_SIZE - 3;
 /** The backend's own rows (bigint ids, ms timestamps) come back as pg's default strings, not the project's BigInt. */
 const PG_TYPES = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === 20 || oid === 5069 ? (value: string) => value : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === 20 || oid === 5069
+      ? (value: string) => value
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 /**
@@ -256,7 +266,12 @@ export class BullMqScheduler implements JobScheduler {
     const worker = (
       this.redis
         ? new Worker(this.queueName(name), processor, { ...workerOptions, ...this.connectionOptions() })
-        : new Worker(this.queueName(name), processor, { ...workerOptions, connection: this.pgPool! }, createPostgresBackend)
+        : new Worker(
+            this.queueName(name),
+            processor,
+            { ...workerOptions, connection: this.pgPool! },
+            createPostgresBackend,
+          )
     ) as AnyWorker;
     worker.on('failed', (job: Job | undefined, err: Error) => {
       const finalAttempt = (job?.attemptsMade ?? 0) >= retry.attempts;

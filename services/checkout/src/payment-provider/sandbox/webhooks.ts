@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '@shop/shared/observability/logger';
+import { delayFor } from '@shop/shared/retry/retry';
 import { webhookSignature } from '../signatures.ts';
 import { razorpayId, type SandboxOrder, type SandboxPayment } from './sandbox-ledger.ts';
 
@@ -79,7 +80,9 @@ export function createWebhookSender(opts: WebhookSenderOptions) {
         opts.logger?.debug({ event: body.event, eventId, attempt, err }, 'sandbox webhook not delivered');
       }
       if (attempt < attempts) {
-        await delay(firstRetryDelayMs * 2 ** (attempt - 1), undefined, { signal: stop.signal }).catch(() => undefined);
+        await delay(delayFor({ baseMs: firstRetryDelayMs }, attempt), undefined, { signal: stop.signal }).catch(
+          () => undefined,
+        );
       }
     }
     if (!stop.signal.aborted) {
