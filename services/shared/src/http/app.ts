@@ -25,7 +25,9 @@ const REQUEST_ID = /^[\w-]{1,100}$/;
 /**
  * Request id (taken from `x-request-id` when well formed, else new), a child logger made only when
  * something logs, one latency observation, and a log line per request at debug (2xx/3xx), warn (4xx) or
- * error (5xx). Cheaper than pino-http on the hot read path, where most requests log nothing.
+ * error (5xx). Every process's one request logger (the services' and the distributed gateway's, through
+ * createHttpApp). Kept instead of pino-http, which makes two child loggers per request even when nothing logs
+ * (about a third fewer requests per second on a bare express route, measured for issue 14).
  */
 export function requestContext(opts: { logger: Logger; metrics: Metrics }): RequestHandler {
   const { logger, metrics } = opts;
