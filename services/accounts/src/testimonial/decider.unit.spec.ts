@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { deciderSpec } from '@shop/test-support/given-when-then';
 import { decideTestimonial, evolveTestimonial, initialTestimonialState, type TestimonialCommand } from './decider.ts';
 import type { TestimonialEvent } from './events.ts';
 
 const now = new Date('2026-11-22T10:00:00Z');
-const given = (events: TestimonialEvent[]) => events.reduce(evolveTestimonial, initialTestimonialState());
+const given = deciderSpec({
+  decide: decideTestimonial,
+  evolve: evolveTestimonial,
+  initialState: initialTestimonialState,
+});
 const submit = (data: { rating?: number; text?: string } = {}): TestimonialCommand => ({
   type: 'SubmitTestimonial',
   data: { testimonialId: 't1', userId: 'u1', rating: data.rating ?? 5, text: data.text ?? 'Lovely kurta', now },
@@ -27,46 +32,50 @@ const deleted: TestimonialEvent = {
 
 describe('testimonial decider', () => {
   it('records a submitted review with its text trimmed; it starts pending', () => {
-    const events = decideTestimonial(submit({ rating: 4, text: '  Lovely kurta \n' }), given([]));
+    const events = given([])
+      .when(submit({ rating: 4, text: '  Lovely kurta \n' }))
+      .events();
     expect(events).toEqual([
       {
         type: 'TestimonialSubmitted',
         data: { testimonialId: 't1', userId: 'u1', rating: 4, text: 'Lovely kurta', submittedAt: now.toISOString() },
       },
     ]);
-    expect(given(events)).toMatchObject({ status: 'submitted', moderation: 'pending' });
+    expect(given(events).state()).toMatchObject({ status: 'submitted', moderation: 'pending' });
   });
 
   it("refuses blank text with the seed's message 'Please enter your review text'", () => {
-    expect(() => decideTestimonial(submit({ text: ' \t ' }), given([]))).toThrow('Please enter your review text');
-    expect(() => decideTestimonial(submit({ text: 'x'.repeat(2001) }), given([]))).toThrow(/at most 2000/);
+    given([])
+      .when(submit({ text: ' \t ' }))
+      .then('Please enter your review text');
+    given([])
+      .when(submit({ text: 'x'.repeat(2001) }))
+      .then(/at most 2000/);
   });
 
   it('accepts whole ratings 1 to 5 only', () => {
-    for (const rating of [1, 5]) expect(decideTestimonial(submit({ rating }), given([]))).toHaveLength(1);
+    for (const rating of [1, 5]) expect(given([]).when(submit({ rating })).events()).toHaveLength(1);
     for (const rating of [0, 6, 4.5, Number.NaN])
-      expect(() => decideTestimonial(submit({ rating }), given([]))).toThrow(
-        'Rating must be a whole number from 1 to 5',
-      );
+      given([]).when(submit({ rating })).then('Rating must be a whole number from 1 to 5');
   });
 
   it('moderates from the current status, and setting the same status again records nothing', () => {
-    expect(decideTestimonial(moderate('approved'), given([submitted]))).toEqual([approved]);
-    expect(decideTestimonial(moderate('approved'), given([submitted, approved]))).toEqual([]);
-    expect(decideTestimonial(moderate('rejected'), given([submitted, approved]))).toMatchObject([
-      { type: 'TestimonialModerated', data: { from: 'approved', to: 'rejected' } },
-    ]);
+    given([submitted]).when(moderate('approved')).then([approved]);
+    given([submitted, approved]).when(moderate('approved')).then([]);
+    given([submitted, approved])
+      .when(moderate('rejected'))
+      .thenMatches([{ type: 'TestimonialModerated', data: { from: 'approved', to: 'rejected' } }]);
   });
 
   it('deletes once; a deleted or unknown review is not found for moderation or deletion', () => {
-    expect(decideTestimonial({ type: 'DeleteTestimonial', data: { by: 'admin', now } }, given([submitted]))).toEqual([
-      deleted,
-    ]);
+    given([submitted])
+      .when({ type: 'DeleteTestimonial', data: { by: 'admin', now } })
+      .then([deleted]);
     for (const history of [[], [submitted, deleted]]) {
-      expect(() => decideTestimonial(moderate('approved'), given(history))).toThrow('Testimonial not found');
-      expect(() =>
-        decideTestimonial({ type: 'DeleteTestimonial', data: { by: 'admin', now } }, given(history)),
-      ).toThrow('Testimonial not found');
+      given(history).when(moderate('approved')).then('Testimonial not found');
+      given(history)
+        .when({ type: 'DeleteTestimonial', data: { by: 'admin', now } })
+        .then('Testimonial not found');
     }
   });
 });

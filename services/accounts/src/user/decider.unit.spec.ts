@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deciderSpec } from '@shop/test-support/given-when-then';
 import type { EmailEvent, UserEvent } from './events.ts';
 import {
   decideClaimEmail,
@@ -10,7 +11,7 @@ import {
 } from './decider.ts';
 
 const now = new Date('2026-11-22T10:00:00Z');
-const given = (events: UserEvent[]) => events.reduce(evolveUser, initialUserState());
+const given = deciderSpec({ decide: decideUser, evolve: evolveUser, initialState: initialUserState });
 const registered: UserEvent = {
   type: 'UserRegistered',
   data: {
@@ -38,19 +39,19 @@ describe('user decider', () => {
         now,
       },
     };
-    expect(decideUser(cmd, given([]))).toMatchObject([
-      { type: 'UserRegistered', data: { userId: 'u1', registeredAt: now.toISOString() } },
-    ]);
-    expect(() => decideUser(cmd, given([registered]))).toThrow('User already exists');
+    given([])
+      .when(cmd)
+      .thenMatches([{ type: 'UserRegistered', data: { userId: 'u1', registeredAt: now.toISOString() } }]);
+    given([registered]).when(cmd).then('User already exists');
   });
   it('updates a profile only for a registered user', () => {
     const cmd = {
       type: 'UpdateProfile' as const,
       data: { name: 'Asha R', email: 'a@b.in', phone: '1', dob: '1990-01-02', gender: 'Female' as const, now },
     };
-    expect(() => decideUser(cmd, given([]))).toThrow('User not found');
-    const [e] = decideUser(cmd, given([registered]));
-    expect(evolveUser(given([registered]), e!)).toMatchObject({
+    given([]).when(cmd).then('User not found');
+    const [e] = given([registered]).when(cmd).events();
+    expect(evolveUser(given([registered]).state(), e!)).toMatchObject({
       name: 'Asha R',
       dob: '1990-01-02',
       gender: 'Female',
@@ -64,15 +65,15 @@ describe('user decider', () => {
       type: 'UpdateProfile' as const,
       data: { name: 'Asha', email: 'asha@example.in', phone: '1', dob, gender: null, now: at },
     });
-    expect(decideUser(update('2026-11-23', lateEvening), given([registered]))).toMatchObject([
-      { type: 'UserProfileUpdated', data: { dob: '2026-11-23' } },
-    ]);
-    expect(() => decideUser(update('2026-11-24', lateEvening), given([registered]))).toThrow(
-      'Date of birth (dob) cannot be in the future',
-    );
+    given([registered])
+      .when(update('2026-11-23', lateEvening))
+      .thenMatches([{ type: 'UserProfileUpdated', data: { dob: '2026-11-23' } }]);
+    given([registered]).when(update('2026-11-24', lateEvening)).then('Date of birth (dob) cannot be in the future');
     // At 10:00 UTC it is still 22 November in India: the 23rd is tomorrow there.
-    expect(() => decideUser(update('2026-11-23', now), given([registered]))).toThrow(/dob.*future/);
-    expect(decideUser(update('2026-11-22', now), given([registered]))).toHaveLength(1);
+    given([registered])
+      .when(update('2026-11-23', now))
+      .then(/dob.*future/);
+    expect(given([registered]).when(update('2026-11-22', now)).events()).toHaveLength(1);
   });
   it('does not re-check a future date of birth kept from before the rule when other fields change', () => {
     const legacy: UserEvent = {
@@ -91,13 +92,17 @@ describe('user decider', () => {
       type: 'UpdateProfile' as const,
       data: { name: 'Asha R', email: 'asha@example.in', phone: '1', dob: '2030-01-01', gender: null, now },
     };
-    expect(decideUser(rename, given([registered, legacy]))).toMatchObject([{ data: { name: 'Asha R' } }]);
+    given([registered, legacy])
+      .when(rename)
+      .thenMatches([{ data: { name: 'Asha R' } }]);
   });
   it('promotes to admin once', () => {
     const cmd = { type: 'PromoteToAdmin' as const, data: { now } };
-    const events = decideUser(cmd, given([registered]));
+    const events = given([registered]).when(cmd).events();
     expect(events).toHaveLength(1);
-    expect(decideUser(cmd, given([registered, ...events]))).toEqual([]);
+    given([registered, ...events])
+      .when(cmd)
+      .then([]);
   });
 });
 

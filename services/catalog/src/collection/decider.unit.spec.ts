@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  decideCollection,
-  evolveCollection,
-  initialCollectionState,
-  type CollectionCommand,
-  type CollectionState,
-} from './decider.ts';
+import { deciderSpec } from '@shop/test-support/given-when-then';
+import { decideCollection, evolveCollection, initialCollectionState, type CollectionCommand } from './decider.ts';
 import type { CollectionEvent } from './events.ts';
 
 const now = new Date('2026-11-22T10:00:00Z');
@@ -24,8 +19,8 @@ const removed = (productId: string): CollectionEvent => ({
 });
 const deleted: CollectionEvent = { type: 'CollectionDeleted', data: { collectionId: 'c1', at } };
 
-const given = (events: CollectionEvent[]): CollectionState => events.reduce(evolveCollection, initialCollectionState());
-const when = (command: CollectionCommand, history: CollectionEvent[]) => decideCollection(command, given(history));
+const given = deciderSpec({ decide: decideCollection, evolve: evolveCollection, initialState: initialCollectionState });
+
 const add = (productId: string, productExists = true): CollectionCommand => ({
   type: 'AddProductToCollection',
   data: { productId, productExists, now },
@@ -41,9 +36,9 @@ describe('collection decider', () => {
       type: 'CreateCollection',
       data: { collectionId: 'c1', details: { name, description: 'Diwali picks', image: '' }, now },
     });
-    expect(when(create('Festive'), [])).toEqual([created]);
-    expect(() => when(create('Festive'), [created])).toThrow('Collection already exists');
-    expect(() => when(create('  '), [])).toThrow('Collection name is required');
+    given([]).when(create('Festive')).then([created]);
+    given([created]).when(create('Festive')).then('Collection already exists');
+    given([]).when(create('  ')).then('Collection name is required');
   });
 
   it('records only the details that change', () => {
@@ -51,36 +46,54 @@ describe('collection decider', () => {
       type: 'ChangeCollectionDetails',
       data: { changes, now },
     });
-    expect(when(change({ name: 'Festive', image: '/uploads/a.png' }), [created])).toEqual([
-      { type: 'CollectionDetailsChanged', data: { collectionId: 'c1', image: '/uploads/a.png', changedAt: at } },
-    ]);
-    expect(when(change({ name: 'Festive' }), [created])).toEqual([]);
-    expect(() => when(change({ name: '' }), [created])).toThrow('Collection name is required');
-    expect(() => when(change({ name: 'X' }), [])).toThrow('Collection not found');
-    expect(() => when(change({ name: 'X' }), [created, deleted])).toThrow('Collection not found');
+    given([created])
+      .when(change({ name: 'Festive', image: '/uploads/a.png' }))
+      .then([
+        { type: 'CollectionDetailsChanged', data: { collectionId: 'c1', image: '/uploads/a.png', changedAt: at } },
+      ]);
+    given([created])
+      .when(change({ name: 'Festive' }))
+      .then([]);
+    given([created])
+      .when(change({ name: '' }))
+      .then('Collection name is required');
+    given([])
+      .when(change({ name: 'X' }))
+      .then('Collection not found');
+    given([created, deleted])
+      .when(change({ name: 'X' }))
+      .then('Collection not found');
   });
 
   it('adds an existing product once; adding it again changes nothing; an unknown product is not found', () => {
-    expect(when(add('p1'), [created])).toEqual([added('p1')]);
-    expect(when(add('p1'), [created, added('p1')])).toEqual([]);
-    expect(() => when(add('p9', false), [created])).toThrow('Product not found');
-    expect(() => when(add('p1'), [])).toThrow('Collection not found');
-    expect(given([created, added('p1'), added('p2')])).toMatchObject({ productIds: ['p1', 'p2'] });
+    given([created])
+      .when(add('p1'))
+      .then([added('p1')]);
+    given([created, added('p1')])
+      .when(add('p1'))
+      .then([]);
+    given([created]).when(add('p9', false)).then('Product not found');
+    given([]).when(add('p1')).then('Collection not found');
+    expect(given([created, added('p1'), added('p2')]).state()).toMatchObject({ productIds: ['p1', 'p2'] });
   });
 
   it('removes a product it holds; removing one it does not hold changes nothing', () => {
-    expect(when(remove('p1'), [created, added('p1')])).toEqual([removed('p1')]);
-    expect(when(remove('p1'), [created, added('p1'), removed('p1')])).toEqual([]);
-    expect(when(remove('p2'), [created])).toEqual([]);
+    given([created, added('p1')])
+      .when(remove('p1'))
+      .then([removed('p1')]);
+    given([created, added('p1'), removed('p1')])
+      .when(remove('p1'))
+      .then([]);
+    given([created]).when(remove('p2')).then([]);
     // added again after a removal: it goes to the end
-    expect(given([created, added('p1'), added('p2'), removed('p1'), added('p1')])).toMatchObject({
+    expect(given([created, added('p1'), added('p2'), removed('p1'), added('p1')]).state()).toMatchObject({
       productIds: ['p2', 'p1'],
     });
   });
 
   it('deletes once; a deleted collection takes no more commands', () => {
-    expect(when({ type: 'DeleteCollection', data: { now } }, [created])).toEqual([deleted]);
-    expect(() => when({ type: 'DeleteCollection', data: { now } }, [created, deleted])).toThrow('Collection not found');
-    expect(() => when(add('p1'), [created, deleted])).toThrow('Collection not found');
+    given([created]).when({ type: 'DeleteCollection', data: { now } }).then([deleted]);
+    given([created, deleted]).when({ type: 'DeleteCollection', data: { now } }).then('Collection not found');
+    given([created, deleted]).when(add('p1')).then('Collection not found');
   });
 });

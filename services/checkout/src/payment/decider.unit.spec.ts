@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deciderSpec } from '@shop/test-support/given-when-then';
 import type { PaymentEvent, PaymentOrderCreated } from '@shop/shared/contracts/payment-events';
 import {
   decidePayment,
@@ -43,7 +44,7 @@ const created: PaymentOrderCreated = {
     totalPaise: 99800,
   },
 };
-const given = (events: PaymentEvent[]) => events.reduce(evolvePayment, initialPaymentState());
+const given = deciderSpec({ decide: decidePayment, evolve: evolvePayment, initialState: initialPaymentState });
 const verify = (paymentId = 'pay_1') => ({
   type: 'VerifyPayment' as const,
   data: { paymentId, via: 'checkout' as const, now },
@@ -51,26 +52,32 @@ const verify = (paymentId = 'pay_1') => ({
 
 describe('payment order decider', () => {
   it('records PaymentVerified once with the order it pays for', () => {
-    const [e] = decidePayment(verify(), given([created]));
+    const [e] = given([created]).when(verify()).events();
     expect(e).toMatchObject({
       type: 'PaymentVerified',
       data: { razorpayOrderId: 'order_1', razorpayPaymentId: 'pay_1', totalPaise: 99800, via: 'checkout' },
     });
-    expect(decidePayment(verify(), given([created, e!]))).toEqual([]);
-    expect(decidePayment(verify('pay_2'), given([created, e!]))).toEqual([]);
+    given([created, e!]).when(verify()).then([]);
+    given([created, e!]).when(verify('pay_2')).then([]);
   });
   it('refuses a verify for an unknown order', () => {
-    expect(() => decidePayment(verify(), given([]))).toThrow('Payment order not found');
+    given([]).when(verify()).then('Payment order not found');
   });
   it('expires an unpaid order once, and then a late payment is refused for refund', () => {
-    const exp = decidePayment({ type: 'ExpirePaymentOrder', data: { now } }, given([created]));
+    const exp = given([created]).when({ type: 'ExpirePaymentOrder', data: { now } }).events();
     expect(exp.map((e) => e.type)).toEqual(['PaymentOrderExpired']);
-    expect(decidePayment({ type: 'ExpirePaymentOrder', data: { now } }, given([created, ...exp]))).toEqual([]);
-    expect(() => decidePayment(verify(), given([created, ...exp]))).toThrow(PaymentAfterExpiryError);
+    given([created, ...exp])
+      .when({ type: 'ExpirePaymentOrder', data: { now } })
+      .then([]);
+    given([created, ...exp])
+      .when(verify())
+      .then(PaymentAfterExpiryError);
   });
   it('never expires a paid order', () => {
-    const v = decidePayment(verify(), given([created]));
-    expect(decidePayment({ type: 'ExpirePaymentOrder', data: { now } }, given([created, ...v]))).toEqual([]);
+    const v = given([created]).when(verify()).events();
+    given([created, ...v])
+      .when({ type: 'ExpirePaymentOrder', data: { now } })
+      .then([]);
   });
   it('totals by the seed rule: discount never below zero, then charges', () => {
     expect(
@@ -104,18 +111,22 @@ describe('payment order decider', () => {
         expiresAt: now.toISOString(),
       },
     };
-    expect(() => decidePayment(verify(), given([opened]))).toThrow('The order details are needed');
-    const priced = decidePayment({ type: 'CreatePaymentOrder', data: created.data }, given([opened]));
-    expect(decidePayment(verify(), given([opened, ...priced])).map((e) => e.type)).toEqual(['PaymentVerified']);
-    expect(() =>
-      decidePayment(
-        { type: 'CreatePaymentOrder', data: { ...created.data, razorpayOrderId: 'order_other' } },
-        given([opened]),
-      ),
-    ).toThrow('already exists');
-    const lapsed = decidePayment({ type: 'ExpirePaymentOrder', data: { now } }, given([opened]));
+    given([opened]).when(verify()).then('The order details are needed');
+    const priced = given([opened]).when({ type: 'CreatePaymentOrder', data: created.data }).events();
+    expect(
+      given([opened, ...priced])
+        .when(verify())
+        .events()
+        .map((e) => e.type),
+    ).toEqual(['PaymentVerified']);
+    given([opened])
+      .when({ type: 'CreatePaymentOrder', data: { ...created.data, razorpayOrderId: 'order_other' } })
+      .then('already exists');
+    const lapsed = given([opened]).when({ type: 'ExpirePaymentOrder', data: { now } }).events();
     expect(lapsed).toMatchObject([{ type: 'PaymentOrderExpired', data: { reservationId: '' } }]);
-    expect(() => decidePayment(verify(), given([opened, ...lapsed]))).toThrow(PaymentAfterExpiryError);
+    given([opened, ...lapsed])
+      .when(verify())
+      .then(PaymentAfterExpiryError);
   });
 
   it("issue 15 defect 8: an account's opened order takes a cart only from that account, not whoever verifies first", () => {
@@ -138,16 +149,30 @@ describe('payment order decider', () => {
     for (const stranger of ['u2', null]) {
       let thrown: unknown;
       try {
-        decidePayment(cartFrom(stranger), given([openedBy('u1')]));
+        given([openedBy('u1')])
+          .when(cartFrom(stranger))
+          .events();
       } catch (err) {
         thrown = err;
       }
       expect(thrown).toMatchObject({ kind: 'forbidden', message: 'Payment verification failed' });
     }
-    expect(decidePayment(cartFrom('u1'), given([openedBy('u1')]))).toHaveLength(1);
+    expect(
+      given([openedBy('u1')])
+        .when(cartFrom('u1'))
+        .events(),
+    ).toHaveLength(1);
     // a guest-opened order: the signed payment is the proof, whoever brings it
-    expect(decidePayment(cartFrom('u2'), given([openedBy(null)]))).toHaveLength(1);
-    expect(decidePayment(cartFrom(null), given([openedBy(null)]))).toHaveLength(1);
+    expect(
+      given([openedBy(null)])
+        .when(cartFrom('u2'))
+        .events(),
+    ).toHaveLength(1);
+    expect(
+      given([openedBy(null)])
+        .when(cartFrom(null))
+        .events(),
+    ).toHaveLength(1);
   });
 });
 
@@ -160,10 +185,10 @@ describe('refunds of money that cannot become an order', () => {
     type: 'RecordRefund' as const,
     data: { paymentId, refundId: 'rfnd_1', amountPaise: 99800, now },
   });
-  const expired = () => [created, ...decidePayment({ type: 'ExpirePaymentOrder', data: { now } }, given([created]))];
+  const expired = () => [created, ...given([created]).when({ type: 'ExpirePaymentOrder', data: { now } }).events()];
 
   it("records a refund due for a late payment once, for the order's amount and buyer", () => {
-    const due = decidePayment(refundDue(), given(expired()));
+    const due = given(expired()).when(refundDue()).events();
     expect(due).toEqual([
       {
         type: 'RefundDue',
@@ -178,18 +203,24 @@ describe('refunds of money that cannot become an order', () => {
         },
       },
     ]);
-    expect(decidePayment(refundDue(), given([...expired(), ...due]))).toEqual([]);
+    given([...expired(), ...due])
+      .when(refundDue())
+      .then([]);
   });
 
   it('records the refund once, and only for a refund that is due', () => {
-    expect(() => decidePayment(refunded(), given(expired()))).toThrow('No refund is due for this payment');
-    const due = decidePayment(refundDue(), given(expired()));
-    const done = decidePayment(refunded(), given([...expired(), ...due]));
+    given(expired()).when(refunded()).then('No refund is due for this payment');
+    const due = given(expired()).when(refundDue()).events();
+    const done = given([...expired(), ...due])
+      .when(refunded())
+      .events();
     expect(done).toMatchObject([
       { type: 'PaymentRefunded', data: { razorpayPaymentId: 'pay_late', refundId: 'rfnd_1', amountPaise: 99800 } },
     ]);
-    expect(decidePayment(refunded(), given([...expired(), ...due, ...done]))).toEqual([]);
-    expect(given([...expired(), ...due, ...done])).toMatchObject({ refunds: { pay_late: 'refunded' } });
+    given([...expired(), ...due, ...done])
+      .when(refunded())
+      .then([]);
+    expect(given([...expired(), ...due, ...done]).state()).toMatchObject({ refunds: { pay_late: 'refunded' } });
   });
 
   it('never verifies a payment that is being refunded, and never refunds the payment that placed the order', () => {
@@ -205,14 +236,17 @@ describe('refunds of money that cannot become an order', () => {
         expiresAt: now.toISOString(),
       },
     };
-    const due = decidePayment(
-      { ...refundDue('pay_1'), data: { ...refundDue('pay_1').data, customerEmail: 'g@x.in' } },
-      given([opened]),
-    );
+    const due = given([opened])
+      .when({ ...refundDue('pay_1'), data: { ...refundDue('pay_1').data, customerEmail: 'g@x.in' } })
+      .events();
     expect(due).toMatchObject([{ data: { amountPaise: 100, customerEmail: 'g@x.in' } }]);
-    expect(() => decidePayment(verify('pay_1'), given([opened, ...due]))).toThrow(PaymentRefundDueError);
+    given([opened, ...due])
+      .when(verify('pay_1'))
+      .then(PaymentRefundDueError);
 
-    const paid = decidePayment(verify('pay_1'), given([created]));
-    expect(() => decidePayment(refundDue('pay_1'), given([created, ...paid]))).toThrow('placed the order');
+    const paid = given([created]).when(verify('pay_1')).events();
+    given([created, ...paid])
+      .when(refundDue('pay_1'))
+      .then('placed the order');
   });
 });

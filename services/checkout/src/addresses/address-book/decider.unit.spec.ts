@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deciderSpec } from '@shop/test-support/given-when-then';
 import { decideAddressBook, evolveAddressBook, initialAddressBookState, type AddressBookCommand } from './decider.ts';
 import { MAX_ADDRESSES, type AddressBookEvent, type AddressFields } from './events.ts';
 
@@ -17,14 +18,18 @@ const home: AddressFields = {
 };
 const office: AddressFields = { ...home, label: 'Office', addressLine1: '1 Residency Road' };
 
-const given = (events: AddressBookEvent[]) => events.reduce(evolveAddressBook, initialAddressBookState());
+const given = deciderSpec({
+  decide: decideAddressBook,
+  evolve: evolveAddressBook,
+  initialState: initialAddressBookState,
+});
 const add = (addressId: string, fields = home, makeDefault = false): AddressBookCommand => ({
   type: 'AddAddress',
   data: { userId: 'u1', addressId, fields, makeDefault, now },
 });
 const run = (events: AddressBookEvent[], command: AddressBookCommand) => [
   ...events,
-  ...decideAddressBook(command, given(events)),
+  ...given(events).when(command).events(),
 ];
 const added = (addressId: string, fields = home): AddressBookEvent => ({
   type: 'AddressAdded',
@@ -37,12 +42,15 @@ const defaulted = (addressId: string): AddressBookEvent => ({
 
 describe('address book decider', () => {
   it('makes the first address the default, later ones only when asked', () => {
-    expect(decideAddressBook(add('a1'), given([]))).toEqual([added('a1'), defaulted('a1')]);
-    expect(decideAddressBook(add('a2', office), given([added('a1'), defaulted('a1')]))).toEqual([added('a2', office)]);
-    expect(decideAddressBook(add('a2', office, true), given([added('a1'), defaulted('a1')]))).toEqual([
-      added('a2', office),
-      defaulted('a2'),
-    ]);
+    given([])
+      .when(add('a1'))
+      .then([added('a1'), defaulted('a1')]);
+    given([added('a1'), defaulted('a1')])
+      .when(add('a2', office))
+      .then([added('a2', office)]);
+    given([added('a1'), defaulted('a1')])
+      .when(add('a2', office, true))
+      .then([added('a2', office), defaulted('a2')]);
   });
 
   it('records only real changes, and makes an address default on request', () => {
@@ -51,17 +59,18 @@ describe('address book decider', () => {
       type: 'UpdateAddress',
       data: { userId: 'u1', addressId: 'a2', changes, makeDefault, now },
     });
-    expect(decideAddressBook(update({ label: 'Office', city: undefined }), given(book))).toEqual([]);
-    expect(decideAddressBook(update({ city: 'Mysuru' }, true), given(book))).toEqual([
-      { type: 'AddressUpdated', data: { userId: 'u1', addressId: 'a2', ...office, city: 'Mysuru', updatedAt: at } },
-      defaulted('a2'),
-    ]);
-    expect(() =>
-      decideAddressBook(
-        { ...update({}), data: { ...update({}).data, addressId: 'elsewhere' } } as AddressBookCommand,
-        given(book),
-      ),
-    ).toThrow('Address not found');
+    given(book)
+      .when(update({ label: 'Office', city: undefined }))
+      .then([]);
+    given(book)
+      .when(update({ city: 'Mysuru' }, true))
+      .then([
+        { type: 'AddressUpdated', data: { userId: 'u1', addressId: 'a2', ...office, city: 'Mysuru', updatedAt: at } },
+        defaulted('a2'),
+      ]);
+    given(book)
+      .when({ ...update({}), data: { ...update({}).data, addressId: 'elsewhere' } } as AddressBookCommand)
+      .then('Address not found');
   });
 
   it('hands the default to the oldest remaining address when the default is removed', () => {
@@ -70,22 +79,21 @@ describe('address book decider', () => {
       type: 'RemoveAddress',
       data: { userId: 'u1', addressId, now },
     });
-    expect(decideAddressBook(remove('a2'), given(book))).toEqual([
-      { type: 'AddressRemoved', data: { userId: 'u1', addressId: 'a2', removedAt: at } },
-    ]);
+    given(book)
+      .when(remove('a2'))
+      .then([{ type: 'AddressRemoved', data: { userId: 'u1', addressId: 'a2', removedAt: at } }]);
     book = run(book, remove('a2'));
-    expect(decideAddressBook(remove('a1'), given(book))).toEqual([
-      { type: 'AddressRemoved', data: { userId: 'u1', addressId: 'a1', removedAt: at } },
-      defaulted('a3'),
-    ]);
+    given(book)
+      .when(remove('a1'))
+      .then([{ type: 'AddressRemoved', data: { userId: 'u1', addressId: 'a1', removedAt: at } }, defaulted('a3')]);
     book = run(run(book, remove('a1')), remove('a3'));
-    expect(given(book)).toEqual({ addresses: [], defaultAddressId: null });
-    expect(() => decideAddressBook(remove('a3'), given(book))).toThrow('Address not found');
+    expect(given(book).state()).toEqual({ addresses: [], defaultAddressId: null });
+    given(book).when(remove('a3')).then('Address not found');
   });
 
   it('bounds the book', () => {
     let book: AddressBookEvent[] = [];
     for (let i = 0; i < MAX_ADDRESSES; i++) book = run(book, add(`a${i}`));
-    expect(() => decideAddressBook(add('one-more'), given(book))).toThrow(`at most ${MAX_ADDRESSES} addresses`);
+    given(book).when(add('one-more')).then(`at most ${MAX_ADDRESSES} addresses`);
   });
 });

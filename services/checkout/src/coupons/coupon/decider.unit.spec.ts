@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deciderSpec } from '@shop/test-support/given-when-then';
 import {
   decideClaimCode,
   decideCoupon,
@@ -51,7 +52,7 @@ const committed = (reservationId: string): CouponEvent => ({
   data: { couponId: 'c1', reservationId, committedAt: at },
 });
 
-const given = (events: CouponEvent[]) => events.reduce(evolveCoupon, initialCouponState());
+const given = deciderSpec({ decide: decideCoupon, evolve: evolveCoupon, initialState: initialCouponState });
 const reserve = (
   reservationId: string,
   orderTotalPaise = 100_000,
@@ -69,82 +70,97 @@ describe('coupon decider: admin commands', () => {
       type: 'CreateCoupon',
       data: { couponId: 'c1', terms: t, now },
     });
-    expect(decideCoupon(create(terms), given([]))).toEqual([created]);
-    expect(() => decideCoupon(create(terms), given([created]))).toThrow('Coupon already exists');
-    expect(() =>
-      decideCoupon(
-        create({ ...terms, discount: { type: 'percentage', basisPoints: 10_001, maxDiscountPaise: null } }),
-        given([]),
-      ),
-    ).toThrow('Percentage discount cannot be more than 100');
-    expect(() => decideCoupon(create({ ...terms, usageLimit: 0 }), given([]))).toThrow('Usage limit');
-    expect(() =>
-      decideCoupon(create({ ...terms, validFrom: '2026-12-02', validUntil: '2026-12-01' }), given([])),
-    ).toThrow('Valid until cannot be before valid from');
+    given([]).when(create(terms)).then([created]);
+    given([created]).when(create(terms)).then('Coupon already exists');
+    given([])
+      .when(create({ ...terms, discount: { type: 'percentage', basisPoints: 10_001, maxDiscountPaise: null } }))
+      .then('Percentage discount cannot be more than 100');
+    given([])
+      .when(create({ ...terms, usageLimit: 0 }))
+      .then('Usage limit');
+    given([])
+      .when(create({ ...terms, validFrom: '2026-12-02', validUntil: '2026-12-01' }))
+      .then('Valid until cannot be before valid from');
   });
 
   it('records an update only when the terms change, and not for a deleted coupon', () => {
     const update = (t: CouponTerms): CouponCommand => ({ type: 'UpdateCoupon', data: { terms: t, now } });
-    expect(decideCoupon(update({ ...terms }), given([created]))).toEqual([]);
-    expect(decideCoupon(update({ ...terms, isActive: false }), given([created]))).toEqual([
-      { type: 'CouponUpdated', data: { couponId: 'c1', ...terms, isActive: false, updatedAt: at } },
-    ]);
-    const deleted = decideCoupon({ type: 'DeleteCoupon', data: { now } }, given([created]));
+    given([created])
+      .when(update({ ...terms }))
+      .then([]);
+    given([created])
+      .when(update({ ...terms, isActive: false }))
+      .then([{ type: 'CouponUpdated', data: { couponId: 'c1', ...terms, isActive: false, updatedAt: at } }]);
+    const deleted = given([created]).when({ type: 'DeleteCoupon', data: { now } }).events();
     expect(deleted).toEqual([{ type: 'CouponDeleted', data: { couponId: 'c1', code: 'DIWALI10', deletedAt: at } }]);
-    expect(() => decideCoupon(update(terms), given([created, ...deleted]))).toThrow('Coupon not found');
-    expect(() => decideCoupon({ type: 'DeleteCoupon', data: { now } }, given([created, ...deleted]))).toThrow(
-      'Coupon not found',
-    );
+    given([created, ...deleted])
+      .when(update(terms))
+      .then('Coupon not found');
+    given([created, ...deleted])
+      .when({ type: 'DeleteCoupon', data: { now } })
+      .then('Coupon not found');
   });
 });
 
 describe('coupon decider: uses', () => {
   it('reserves a use with the discount: 10 % of ₹1,000 capped at ₹200', () => {
-    expect(decideCoupon(reserve('r1'), given([created]))).toEqual([reserved('r1', 10_000)]);
-    expect(decideCoupon(reserve('r1', 500_000), given([created]))).toEqual([
-      { ...reserved('r1', 20_000), data: { ...reserved('r1').data, orderTotalPaise: 500_000, discountPaise: 20_000 } },
-    ]);
+    given([created])
+      .when(reserve('r1'))
+      .then([reserved('r1', 10_000)]);
+    given([created])
+      .when(reserve('r1', 500_000))
+      .then([
+        {
+          ...reserved('r1', 20_000),
+          data: { ...reserved('r1').data, orderTotalPaise: 500_000, discountPaise: 20_000 },
+        } as CouponEvent,
+      ]);
   });
 
   it('refuses a reservation once reserved plus committed uses reach the limit', () => {
-    expect(() => decideCoupon(reserve('r3'), given([created, reserved('r1'), reserved('r2')]))).toThrow(
-      'Coupon usage limit reached',
-    );
-    expect(() =>
-      decideCoupon(reserve('r3'), given([created, reserved('r1'), committed('r1'), reserved('r2')])),
-    ).toThrow('Coupon usage limit reached');
+    given([created, reserved('r1'), reserved('r2')])
+      .when(reserve('r3'))
+      .then('Coupon usage limit reached');
+    given([created, reserved('r1'), committed('r1'), reserved('r2')])
+      .when(reserve('r3'))
+      .then('Coupon usage limit reached');
   });
 
   it('frees a use when its reservation is released, not when it is committed', () => {
-    expect(decideCoupon(reserve('r3'), given([created, reserved('r1'), reserved('r2'), released('r2')]))).toHaveLength(
-      1,
-    );
-    const state = given([created, reserved('r1'), committed('r1'), reserved('r2'), released('r2')]);
+    expect(
+      given([created, reserved('r1'), reserved('r2'), released('r2')])
+        .when(reserve('r3'))
+        .events(),
+    ).toHaveLength(1);
+    const state = given([created, reserved('r1'), committed('r1'), reserved('r2'), released('r2')]).state();
     expect(state.status === 'live' && state.usesCounted).toBe(1);
   });
 
   it('is idempotent per reservation: a repeat records nothing, even after the limit is reached', () => {
-    expect(decideCoupon(reserve('r1'), given([created, reserved('r1'), reserved('r2')]))).toEqual([]);
-    expect(decideCoupon(reserve('r1'), given([created, reserved('r1'), committed('r1')]))).toEqual([]);
-    expect(() => decideCoupon(reserve('r1'), given([created, reserved('r1'), released('r1')]))).toThrow('was released');
+    given([created, reserved('r1'), reserved('r2')])
+      .when(reserve('r1'))
+      .then([]);
+    given([created, reserved('r1'), committed('r1')])
+      .when(reserve('r1'))
+      .then([]);
+    given([created, reserved('r1'), released('r1')])
+      .when(reserve('r1'))
+      .then('was released');
   });
 
   it('refuses with the shopper-facing reason', () => {
     const with_ = (t: Partial<CouponTerms>) =>
-      given([{ type: 'CouponCreated', data: { couponId: 'c1', ...terms, ...t, createdAt: at } }]);
-    expect(() => decideCoupon(reserve('r1'), given([]))).toThrow('Invalid coupon code');
-    expect(() =>
-      decideCoupon(
-        reserve('r1'),
-        given([created, { type: 'CouponDeleted', data: { couponId: 'c1', code: 'X', deletedAt: at } }]),
-      ),
-    ).toThrow('Invalid coupon code');
+      given([{ type: 'CouponCreated', data: { couponId: 'c1', ...terms, ...t, createdAt: at } }]).state();
+    given([]).when(reserve('r1')).then('Invalid coupon code');
+    given([created, { type: 'CouponDeleted', data: { couponId: 'c1', code: 'X', deletedAt: at } }])
+      .when(reserve('r1'))
+      .then('Invalid coupon code');
     expect(() => decideCoupon(reserve('r1'), with_({ isActive: false }))).toThrow('This coupon is not active');
     expect(() => decideCoupon(reserve('r1'), with_({ validFrom: '2026-11-23' }))).toThrow(
       'This coupon is not valid yet',
     );
     expect(() => decideCoupon(reserve('r1'), with_({ validUntil: '2026-11-21' }))).toThrow('This coupon has expired');
-    expect(() => decideCoupon(reserve('r1', 49_999), given([created]))).toThrow('Minimum order amount is ₹500');
+    given([created]).when(reserve('r1', 49_999)).then('Minimum order amount is ₹500');
   });
 
   describe('one live hold per buyer (issue 15, defect 4: 5 unpaid guest checkouts used up a limit-5 coupon)', () => {
@@ -154,13 +170,13 @@ describe('coupon decider: uses', () => {
     const created10: CouponEvent = { type: 'CouponCreated', data: { couponId: 'c1', ...many(10), createdAt: at } };
 
     it('records who holds the use and until when', () => {
-      expect(decideCoupon(reserve('r1', 100_000, now, guest, later), given([created10]))).toEqual([
-        reserved('r1', 10_000, guest, later),
-      ]);
+      given([created10])
+        .when(reserve('r1', 100_000, now, guest, later))
+        .then([reserved('r1', 10_000, guest, later)]);
     });
 
     it('refuses a second hold by the same buyer (any shared key: account, address or e-mail) with 409', () => {
-      const state = given([created10, reserved('r1', 10_000, guest, later)]);
+      const state = given([created10, reserved('r1', 10_000, guest, later)]).state();
       for (const buyers of [guest, ['ip:a1'], ['ip:other', 'email:e1']]) {
         let thrown: unknown;
         try {
@@ -181,7 +197,9 @@ describe('coupon decider: uses', () => {
 
     it('lets the buyer hold it again once the first hold is paid, released, or past its hold', () => {
       const again = (events: CouponEvent[], when = now) =>
-        decideCoupon(reserve('r2', 100_000, when, guest, later), given([created10, ...events]));
+        given([created10, ...events])
+          .when(reserve('r2', 100_000, when, guest, later))
+          .events();
       expect(again([reserved('r1', 10_000, guest, later), committed('r1')])).toHaveLength(1);
       expect(again([reserved('r1', 10_000, guest, later), released('r1')])).toHaveLength(1);
       expect(again([reserved('r1', 10_000, guest, at)], new Date(now.getTime() + 1))).toHaveLength(1);
@@ -195,22 +213,28 @@ describe('coupon decider: uses', () => {
       type,
       data: { reservationId, now },
     });
-    expect(decideCoupon(settle('CommitCouponUse', 'r1'), given([created, reserved('r1')]))).toEqual([committed('r1')]);
-    expect(decideCoupon(settle('ReleaseCouponUse', 'r1'), given([created, reserved('r1')]))).toEqual([released('r1')]);
-    expect(decideCoupon(settle('CommitCouponUse', 'r1'), given([created, reserved('r1'), committed('r1')]))).toEqual(
-      [],
-    );
-    expect(decideCoupon(settle('ReleaseCouponUse', 'r1'), given([created, reserved('r1'), committed('r1')]))).toEqual(
-      [],
-    );
-    expect(decideCoupon(settle('CommitCouponUse', 'r1'), given([created, reserved('r1'), released('r1')]))).toEqual([]);
-    expect(decideCoupon(settle('ReleaseCouponUse', 'nope'), given([created]))).toEqual([]);
-    expect(decideCoupon(settle('ReleaseCouponUse', 'r1'), given([]))).toEqual([]);
+    given([created, reserved('r1')])
+      .when(settle('CommitCouponUse', 'r1'))
+      .then([committed('r1')]);
+    given([created, reserved('r1')])
+      .when(settle('ReleaseCouponUse', 'r1'))
+      .then([released('r1')]);
+    given([created, reserved('r1'), committed('r1')])
+      .when(settle('CommitCouponUse', 'r1'))
+      .then([]);
+    given([created, reserved('r1'), committed('r1')])
+      .when(settle('ReleaseCouponUse', 'r1'))
+      .then([]);
+    given([created, reserved('r1'), released('r1')])
+      .when(settle('CommitCouponUse', 'r1'))
+      .then([]);
+    given([created]).when(settle('ReleaseCouponUse', 'nope')).then([]);
+    given([]).when(settle('ReleaseCouponUse', 'r1')).then([]);
     // a checkout in flight still settles after the coupon is deleted
     const deleted: CouponEvent = { type: 'CouponDeleted', data: { couponId: 'c1', code: 'DIWALI10', deletedAt: at } };
-    expect(decideCoupon(settle('CommitCouponUse', 'r1'), given([created, reserved('r1'), deleted]))).toEqual([
-      committed('r1'),
-    ]);
+    given([created, reserved('r1'), deleted])
+      .when(settle('CommitCouponUse', 'r1'))
+      .then([committed('r1')]);
   });
 });
 

@@ -1,17 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { deciderSpec } from '@shop/test-support/given-when-then';
 import { calculateCharges } from './charges.ts';
 import { decideDeliverySettings, evolveDeliverySettings, initialDeliverySettingsState } from './decider.ts';
-import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings, type DeliverySettingsEvent } from './events.ts';
+import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './events.ts';
 
 const now = new Date('2026-11-22T10:00:00Z');
-const given = (events: DeliverySettingsEvent[]) =>
-  events.reduce(evolveDeliverySettings, initialDeliverySettingsState());
+const given = deciderSpec({
+  decide: decideDeliverySettings,
+  evolve: evolveDeliverySettings,
+  initialState: initialDeliverySettingsState,
+});
 const change = (changes: Partial<DeliverySettings>) =>
   ({ type: 'ChangeDeliverySettings', data: { changes, now } }) as const;
 
 describe('delivery settings decider', () => {
   it('starts from the seed defaults: enabled, shipping free from 0, delivery ₹50 below ₹500', () => {
-    expect(given([]).settings).toEqual({
+    expect(given([]).state().settings).toEqual({
       isEnabled: true,
       freeShippingThresholdPaise: 0,
       shippingChargePaise: 0,
@@ -22,8 +26,9 @@ describe('delivery settings decider', () => {
   });
 
   it('records the whole settings after a change, keeping fields left out', () => {
-    expect(decideDeliverySettings(change({ shippingChargePaise: 4_000, description: 'Pan-India' }), given([]))).toEqual(
-      [
+    given([])
+      .when(change({ shippingChargePaise: 4_000, description: 'Pan-India' }))
+      .then([
         {
           type: 'DeliverySettingsChanged',
           data: {
@@ -33,23 +38,28 @@ describe('delivery settings decider', () => {
             changedAt: now.toISOString(),
           },
         },
-      ],
-    );
+      ]);
   });
 
   it('records nothing when nothing changes', () => {
-    expect(decideDeliverySettings(change({ deliveryChargePaise: 5_000, isEnabled: undefined }), given([]))).toEqual([]);
-    const [changed] = decideDeliverySettings(change({ isEnabled: false }), given([]));
-    expect(decideDeliverySettings(change({ isEnabled: false }), given([changed!]))).toEqual([]);
+    given([])
+      .when(change({ deliveryChargePaise: 5_000, isEnabled: undefined }))
+      .then([]);
+    const [changed] = given([])
+      .when(change({ isEnabled: false }))
+      .events();
+    given([changed!])
+      .when(change({ isEnabled: false }))
+      .then([]);
   });
 
   it('refuses negative or fractional paise', () => {
-    expect(() => decideDeliverySettings(change({ deliveryChargePaise: -1 }), given([]))).toThrow(
-      'Delivery charge must be an amount of at least 0',
-    );
-    expect(() => decideDeliverySettings(change({ freeShippingThresholdPaise: 1.5 }), given([]))).toThrow(
-      'Free shipping threshold',
-    );
+    given([])
+      .when(change({ deliveryChargePaise: -1 }))
+      .then('Delivery charge must be an amount of at least 0');
+    given([])
+      .when(change({ freeShippingThresholdPaise: 1.5 }))
+      .then('Free shipping threshold');
   });
 });
 
