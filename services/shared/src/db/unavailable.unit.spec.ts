@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable } from './unavailable.ts';
 
 describe('isDatabaseUnavailable', () => {
-  it('is true for a server shutting down or starting, a refused or lost connection', () => {
-    for (const code of ['57P01', '57P02', '57P03', '08006', '08001', 'ECONNREFUSED', 'ECONNRESET'])
+  it('is true for a server shutting down or starting, a full server, a refused or lost connection', () => {
+    for (const code of ['57P01', '57P02', '57P03', '53300', '08006', '08001', 'ECONNREFUSED', 'ECONNRESET'])
       expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code })), code).toBe(true);
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isDatabaseUnavailable(new Error('Client has encountered a connection error and is not queryable'))).toBe(
