@@ -1,3 +1,4 @@
+import { queryRows, sql, type Query } from '@shop/shared/db/query-builder';
 import { paiseToRupees } from '@shop/shared/money/money';
 import type pg from 'pg';
 
@@ -20,8 +21,24 @@ export interface ProductView {
   updatedAt: string;
 }
 
-const SELECT = `SELECT id, name, price_paise, description, category, quantity, size, color, brand, material, image,
-  size_quantities, is_delisted, created_at, updated_at FROM catalog.products`;
+const COLUMNS = [
+  'id',
+  'name',
+  'price_paise',
+  'description',
+  'category',
+  'quantity',
+  'size',
+  'color',
+  'brand',
+  'material',
+  'image',
+  'size_quantities',
+  'is_delisted',
+  'created_at',
+  'updated_at',
+] as const;
+const SELECT = `SELECT ${COLUMNS.join(', ')} FROM catalog.products`;
 
 /** A catalog.products row as the views are made from. */
 export interface Row {
@@ -60,12 +77,29 @@ export const toView = (r: Row): ProductView => ({
   updatedAt: r.updated_at.toISOString(),
 });
 
-/** Newest first; delisted products only when asked (admin). */
-export async function listProducts(db: pg.Pool, opts: { includeDelisted: boolean }): Promise<ProductView[]> {
-  const { rows } = await db.query<Row>(
-    `${SELECT} ${opts.includeDelisted ? '' : 'WHERE NOT is_delisted'} ORDER BY created_at DESC, id`,
-  );
-  return rows.map(toView);
+/** Which products a list shows, and in what order (GET /api/products and its variants). */
+export interface ProductListFilter {
+  /** Delisted products too (admins only). */
+  includeDelisted: boolean;
+  /** Only these products (a collection's). */
+  ids?: readonly string[];
+  /** Newest first (the default), or by units sold, most first, then newest first. */
+  sort?: 'newest' | 'best-selling';
+}
+
+/** The product list's query, composed from its filters; ties always newest first, then by id. */
+export function productListQuery(filter: ProductListFilter): Query {
+  const q = sql.from({ p: 'catalog.products' }).select(COLUMNS.map((c) => `p.${c}`));
+  if (!filter.includeDelisted) q.where('p.is_delisted', false);
+  if (filter.ids) q.whereRaw('p.id = ANY(?::text[])', [[...filter.ids]]);
+  if (filter.sort === 'best-selling')
+    q.leftJoin({ b: 'catalog.best_sellers' }, 'b.product_id', 'p.id').orderByRaw('coalesce(b.units_sold, 0) DESC');
+  return q.orderBy([{ column: 'p.created_at', order: 'desc' }, 'p.id']);
+}
+
+/** The products a list shows, as views. */
+export async function listProducts(db: pg.Pool, filter: ProductListFilter): Promise<ProductView[]> {
+  return (await queryRows<Row>(db, productListQuery(filter))).map(toView);
 }
 
 export async function findProduct(db: pg.Pool, id: string): Promise<ProductView | null> {
@@ -80,10 +114,6 @@ export async function listProductsByIds(
   opts: { includeDelisted: boolean },
 ): Promise<ProductView[]> {
   if (ids.length === 0) return [];
-  const { rows } = await db.query<Row>(
-    `${SELECT} WHERE id = ANY ($1::text[]) ${opts.includeDelisted ? '' : 'AND NOT is_delisted'}`,
-    [ids],
-  );
-  const byId = new Map(rows.map((r) => [r.id, toView(r)]));
+  const byId = new Map((await listProducts(db, { ...opts, ids })).map((p) => [p.id, p]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -1,3 +1,4 @@
+import { queryRows, sql, type Query } from '@shop/shared/db/query-builder';
 import { paiseToRupees } from '@shop/shared/money/money';
 import type pg from 'pg';
 import type { OrderLine } from '@shop/shared/contracts/payment-events';
@@ -75,10 +76,29 @@ interface Row {
   created_at: Date;
 }
 
-const SELECT = `SELECT order_number, user_id, razorpay_order_id, razorpay_payment_id, customer_name, customer_email,
-  customer_phone, address, pincode, items, subtotal_paise, coupon_code, discount_paise, shipping_charge_paise,
-  delivery_charge_paise, total_paise, payment_status, delivery_status, seen, created_at FROM orders.orders`;
-const NEWEST_FIRST = 'ORDER BY created_at DESC, order_number DESC';
+const COLUMNS = [
+  'order_number',
+  'user_id',
+  'razorpay_order_id',
+  'razorpay_payment_id',
+  'customer_name',
+  'customer_email',
+  'customer_phone',
+  'address',
+  'pincode',
+  'items',
+  'subtotal_paise',
+  'coupon_code',
+  'discount_paise',
+  'shipping_charge_paise',
+  'delivery_charge_paise',
+  'total_paise',
+  'payment_status',
+  'delivery_status',
+  'seen',
+  'created_at',
+] as const;
+const SELECT = `SELECT ${COLUMNS.join(', ')} FROM orders.orders`;
 
 export function toOrderView(r: Row): OrderView {
   return {
@@ -123,17 +143,30 @@ export function toOrderView(r: Row): OrderView {
   };
 }
 
-/** A shopper's own orders, newest first. */
-export async function listOrdersOfUser(db: pg.Pool, userId: string): Promise<OrderView[]> {
-  const { rows } = await db.query<Row>(`${SELECT} WHERE user_id = $1 ${NEWEST_FIRST}`, [userId]);
-  return rows.map(toOrderView);
+/** Which orders a list shows: one shopper's own, or every order (the admin list). */
+export interface OrderListFilter {
+  userId?: string;
 }
 
-/** Every order on the admin list, newest first. */
-export async function listAllOrders(db: pg.Pool): Promise<OrderView[]> {
-  const { rows } = await db.query<Row>(`${SELECT} ${NEWEST_FIRST}`);
-  return rows.map(toOrderView);
+/** An order list's query, composed from its filter; newest first (indexes orders_by_user, orders_newest). */
+export function orderListQuery(filter: OrderListFilter): Query {
+  const q = sql.from('orders.orders').select(COLUMNS);
+  if (filter.userId !== undefined) q.where('user_id', filter.userId);
+  return q.orderBy([
+    { column: 'created_at', order: 'desc' },
+    { column: 'order_number', order: 'desc' },
+  ]);
 }
+
+export async function listOrders(db: pg.Pool, filter: OrderListFilter): Promise<OrderView[]> {
+  return (await queryRows<Row>(db, orderListQuery(filter))).map(toOrderView);
+}
+
+/** A shopper's own orders, newest first. */
+export const listOrdersOfUser = (db: pg.Pool, userId: string): Promise<OrderView[]> => listOrders(db, { userId });
+
+/** Every order on the admin list, newest first. */
+export const listAllOrders = (db: pg.Pool): Promise<OrderView[]> => listOrders(db, {});
 
 export async function findOrder(db: pg.Pool, orderNumber: string): Promise<OrderView | null> {
   const { rows } = await db.query<Row>(`${SELECT} WHERE order_number = $1`, [orderNumber]);
