@@ -108,6 +108,18 @@ describe('the shop migrations', () => {
     expect(await tableExists(db, 'checkout.refunds')).toBe(true);
   });
 
+  it('adopts a shop database the former runner migrated: every file recorded, none run again', async () => {
+    const db = await freshDatabase();
+    await migrateWithFormerRunner(db, MIGRATIONS_DIR, realFiles);
+    await db.pool.query(
+      `INSERT INTO catalog.products (id, name, price_paise, created_at, updated_at) VALUES ('kept', 'Kurta', 100, now(), now())`,
+    );
+    expect(await migrate(db.pool)).toEqual({ batch: 1, applied: [], adopted: realFiles });
+    expect(await recorded(db)).toEqual(realFiles.map((name) => ({ name, batch: 1 })));
+    expect((await db.pool.query('SELECT id FROM catalog.products')).rows).toEqual([{ id: 'kept' }]);
+    expect(await tableExists(db, 'public.schema_migrations')).toBe(false);
+  });
+
   it('refuses to roll back a batch holding a migration without a down file, changing nothing', async () => {
     const db = await freshDatabase();
     await migrate(db.pool);
