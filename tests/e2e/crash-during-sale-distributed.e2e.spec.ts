@@ -3,13 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  SERVICES,
-  startCrashableDistributed,
-  type CrashableDistributedShop,
-} from '../../scripts/distributed-processes.ts';
+import { startCrashableDistributed, type CrashableDistributedShop } from '../../scripts/distributed-processes.ts';
 import { holdBackstopMs } from '../../services/catalog/src/inventory/hold-expiry.ts';
-import { freePort } from '../../services/shared/src/db/free-port.ts';
 import { startMockKafka } from '@shop/test-support/kafka-broker';
 import { startTestRedis } from '@shop/test-support/redis-server';
 import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
@@ -17,6 +12,7 @@ import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { expectLedgerBalanced, type StockLedger } from './support/stock-ledger.ts';
 import { post, type CouponView, type OrderView, type PayResponse } from './support/sale.ts';
+import { freePortRun } from '@shop/test-support/port-run';
 
 /**
  * Issue 11, distributed mode: gateway and the four services as separate processes over Kafka. One sale in
@@ -68,16 +64,6 @@ interface Buyer {
 const from = (n: number) => ({ 'x-forwarded-for': `10.88.${(n >> 8) & 255}.${n & 255}` });
 
 /** Ports below Linux's ephemeral range (see distributed-kafka.e2e.spec.ts). */
-async function freePortRun(): Promise<{ gatewayPort: number; firstServicePort: number }> {
-  const length = SERVICES.length + 1;
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const first = 20_000 + Math.floor(Math.random() * (32_768 - 20_000 - length));
-    const run = Array.from({ length }, (_, i) => first + i);
-    if ((await Promise.all(run.map((p) => freePort(p)))).every((p, i) => p === run[i]))
-      return { gatewayPort: first, firstServicePort: first + 1 };
-  }
-  throw new Error(`no run of ${length} free ports found`);
-}
 
 describe('distributed mode: kill -9 of each process in turn during a sale', () => {
   it('after every restart the stock balances; paid provider orders end as exactly one order; holds come back; coupon uses match', async () => {

@@ -3,36 +3,19 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SERVICES, startDistributed } from '../../scripts/distributed-processes.ts';
+import { startDistributed } from '../../scripts/distributed-processes.ts';
 import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { openEventStream } from '../../services/order/src/testing/sse-client.ts';
 import { sandboxPay } from '../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
-import { freePort } from '../../services/shared/src/db/free-port.ts';
+import { freePortRun } from '@shop/test-support/port-run';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 );
 const ADMIN = { email: 'ops@shop.local', password: 'ops-password-1' };
-
-/**
- * Ports for the gateway and, after it, each service (startDistributed puts them on firstServicePort, +1, ...):
- * a run that is free now, below Linux's ephemeral range (32768-60999). Ports in that range can be taken by
- * any outgoing connection (Postgres, Redis, Kafka) in the half minute before a process listens, which failed
- * start-up with EADDRINUSE.
- */
-async function freePortRun(): Promise<{ gatewayPort: number; firstServicePort: number }> {
-  const length = SERVICES.length + 1;
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const first = 20_000 + Math.floor(Math.random() * (32_768 - 20_000 - length));
-    const run = Array.from({ length }, (_, i) => first + i);
-    if ((await Promise.all(run.map((p) => freePort(p)))).every((p, i) => p === run[i]))
-      return { gatewayPort: first, firstServicePort: first + 1 };
-  }
-  throw new Error(`no run of ${length} free ports found`);
-}
 
 let db: TestDatabase;
 let shop: Awaited<ReturnType<typeof startDistributed>>;

@@ -8,11 +8,11 @@ import {
   type CrashableDistributedShop,
   type Proc,
 } from '../../scripts/distributed-processes.ts';
-import { freePort } from '../../services/shared/src/db/free-port.ts';
 import { httpClient } from '@shop/test-support/http';
 import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { attempt, exitOf, openSse, probeWhileStopping, type Outcome } from './support/graceful-stop.ts';
+import { freePortRun } from '@shop/test-support/port-run';
 
 /**
  * Issue 13, distributed mode: SIGTERM to one service process (order) and then to the gateway, each while a
@@ -31,18 +31,6 @@ afterAll(async () => {
   await db?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-/** A run of free ports below Linux's ephemeral range (as distributed-kafka.e2e.spec.ts picks them). */
-async function freePortRun(): Promise<{ gatewayPort: number; firstServicePort: number }> {
-  const length = SERVICES.length + 1;
-  for (let tries = 0; tries < 50; tries++) {
-    const first = 20_000 + Math.floor(Math.random() * (32_768 - 20_000 - length));
-    const run = Array.from({ length }, (_, i) => first + i);
-    if ((await Promise.all(run.map((p) => freePort(p)))).every((p, i) => p === run[i]))
-      return { gatewayPort: first, firstServicePort: first + 1 };
-  }
-  throw new Error(`no run of ${length} free ports found`);
-}
 
 /**
  * SIGTERM to `proc` while a burst is in flight; what every request got, the probes, and the exit code. A first

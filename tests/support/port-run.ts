@@ -3,8 +3,9 @@ import { freePort } from '@shop/shared/db/free-port';
 
 /**
  * Ports for a distributed shop's gateway and, after it, each service (startDistributed puts them on
- * firstServicePort, +1, ...): a run that is free now, below Linux's ephemeral range (32768-60999), where any
- * outgoing connection could take one before the process listens (see distributed-kafka.e2e.spec.ts).
+ * firstServicePort, +1, ...): a run that is free now, below Linux's ephemeral range (32768-60999). Ports in
+ * that range can be taken by any outgoing connection (Postgres, Redis, Kafka) in the half minute before a
+ * process listens, which failed start-up with EADDRINUSE.
  */
 export async function freePortRun(): Promise<{ gatewayPort: number; firstServicePort: number }> {
   const length = SERVICES.length + 1;
