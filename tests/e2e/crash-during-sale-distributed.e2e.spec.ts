@@ -11,7 +11,14 @@ import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-d
 import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { expectLedgerBalanced, type StockLedger } from './support/stock-ledger.ts';
-import { post, type CouponView, type OrderView, type PayResponse } from './support/sale.ts';
+import {
+  createProduct,
+  createSaleCoupon,
+  post,
+  type CouponView,
+  type OrderView,
+  type PayResponse,
+} from './support/sale.ts';
 import { freePortRun } from '@shop/test-support/port-run';
 
 /**
@@ -101,29 +108,13 @@ describe('distributed mode: kill -9 of each process in turn during a sale', () =
 
     const token = (await api<{ token: string }>('POST', '/api/auth/login', { body: ADMIN })).body.token;
     expect(token).toBeTruthy();
-    const form = new FormData();
-    for (const [k, v] of Object.entries({
+    const productId = await createProduct(api, token, {
       name: 'Distributed Crash Kurta',
       price: '999',
       quantity: String(STOCK),
       category: 'Men',
-    }))
-      form.append(k, v);
-    const created = await api<{ id: string }>('POST', '/api/products', { token, form });
-    expect(created.status).toBe(201);
-    const productId = created.body.id;
-    const coupon = await api<CouponView>('POST', '/api/coupons', {
-      token,
-      body: {
-        code: COUPON.code,
-        discountType: 'percentage',
-        discountValue: 10,
-        minOrderAmount: 0,
-        usageLimit: COUPON.usageLimit,
-        description: 'distributed crash sale',
-      },
     });
-    expect(coupon.status, JSON.stringify(coupon.body)).toBe(201);
+    await createSaleCoupon(api, token, { ...COUPON, description: 'distributed crash sale' });
 
     const pool = new pg.Pool({ connectionString: db.url, max: 2 });
     stops.push(() => pool.end());

@@ -10,7 +10,14 @@ import { waitUntil } from '@shop/test-support/wait-until';
 import { crash, spawnShop, stop, waitHealthy, type ShopProcess } from './support/shop-process.ts';
 import { expectLedgerBalanced, type StockLedger } from './support/stock-ledger.ts';
 import { holdBackstopMs } from '../../services/catalog/src/inventory/hold-expiry.ts';
-import { post, type CouponView, type OrderView, type PayResponse } from './support/sale.ts';
+import {
+  createProduct,
+  createSaleCoupon,
+  post,
+  type CouponView,
+  type OrderView,
+  type PayResponse,
+} from './support/sale.ts';
 
 /**
  * Issues 15 and 11: `kill -9` of the shop's node process (only: its embedded Postgres lives on) in the middle
@@ -67,29 +74,13 @@ describe('kill -9 of the shop during a sale', () => {
       body: { email: 'admin@shop.local', password: 'admin123' },
     });
     expect(login.status).toBe(200);
-    const form = new FormData();
-    for (const [k, v] of Object.entries({
+    const productId = await createProduct(api, login.body.token, {
       name: 'Crash Sale Kurta',
       price: '999',
       quantity: String(STOCK),
       category: 'Men',
-    }))
-      form.append(k, v);
-    const created = await api<{ id: string }>('POST', '/api/products', { token: login.body.token, form });
-    expect(created.status).toBe(201);
-    const productId = created.body.id;
-    const coupon = await api<CouponView>('POST', '/api/coupons', {
-      token: login.body.token,
-      body: {
-        code: COUPON.code,
-        discountType: 'percentage',
-        discountValue: 10,
-        minOrderAmount: 0,
-        usageLimit: COUPON.usageLimit,
-        description: 'crash sale',
-      },
     });
-    expect(coupon.status, JSON.stringify(coupon.body)).toBe(201);
+    await createSaleCoupon(api, login.body.token, { ...COUPON, description: 'crash sale' });
 
     // The sale: buyers come in a crowd of CROWD at a time; three in four who get a hold pay and verify.
     const buyers: Buyer[] = [];

@@ -13,7 +13,14 @@ import { createTestDatabase } from '@shop/test-support/test-database';
 import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { expectLedgerBalanced } from './support/stock-ledger.ts';
-import { post, type CouponView, type OrderView, type PayResponse } from './support/sale.ts';
+import {
+  createProduct,
+  createSaleCoupon,
+  post,
+  type CouponView,
+  type OrderView,
+  type PayResponse,
+} from './support/sale.ts';
 
 /**
  * Issue 13, distributed mode: Kafka is out for 30 s during a sale, then back.
@@ -96,29 +103,13 @@ describe('distributed mode: Kafka out for 30 s during a sale', () => {
 
     const token = (await api<{ token: string }>('POST', '/api/auth/login', { body: ADMIN })).body.token;
     expect(token).toBeTruthy();
-    const form = new FormData();
-    for (const [k, v] of Object.entries({
+    const productId = await createProduct(api, token, {
       name: 'Outage Kurta',
       price: '799',
       quantity: String(STOCK),
       category: 'Men',
-    }))
-      form.append(k, v);
-    const created = await api<{ id: string }>('POST', '/api/products', { token, form });
-    expect(created.status).toBe(201);
-    const productId = created.body.id;
-    const coupon = await api<CouponView>('POST', '/api/coupons', {
-      token,
-      body: {
-        code: COUPON.code,
-        discountType: 'percentage',
-        discountValue: 10,
-        minOrderAmount: 0,
-        usageLimit: COUPON.usageLimit,
-        description: 'kafka outage sale',
-      },
     });
-    expect(coupon.status, JSON.stringify(coupon.body)).toBe(201);
+    await createSaleCoupon(api, token, { ...COUPON, description: 'kafka outage sale' });
     const buyerTokens: string[] = [];
     for (let b = 0; b < BUYERS; b++) {
       const r = await api<{ token: string }>('POST', '/api/auth/register', {

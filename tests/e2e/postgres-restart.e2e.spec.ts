@@ -9,7 +9,7 @@ import { freePort } from '../../services/shared/src/db/free-port.ts';
 import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { attempt, type Outcome } from './support/graceful-stop.ts';
-import type { OrderView } from './support/sale.ts';
+import { createProduct, type OrderView } from './support/sale.ts';
 import { spawnShop, stop, waitHealthy, type ShopProcess } from './support/shop-process.ts';
 import { expectLedgerBalanced } from './support/stock-ledger.ts';
 
@@ -70,12 +70,12 @@ describe('the Postgres server restarts under load (embedded mode on an external 
     });
     expect(login.status).toBe(200);
     const token = login.body.token;
-    const form = new FormData();
-    for (const [k, v] of Object.entries({ name: 'Restart Kurta', price: '999', quantity: String(STOCK), category: 'Men' }))
-      form.append(k, v);
-    const product = await api<{ id: string }>('POST', '/api/products', { token, form });
-    expect(product.status).toBe(201);
-    const productId = product.body.id;
+    const productId = await createProduct(api, token, {
+      name: 'Restart Kurta',
+      price: '999',
+      quantity: String(STOCK),
+      category: 'Men',
+    });
 
     let phase: Phase = 'before';
     let loadOn = true;

@@ -11,7 +11,7 @@ import { createTestDatabase } from '@shop/test-support/test-database';
 import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { expectLedgerBalanced } from './support/stock-ledger.ts';
-import { post, type OrderView, type PayResponse } from './support/sale.ts';
+import { createProduct, post, type OrderView, type PayResponse } from './support/sale.ts';
 
 /**
  * Issue 13, distributed mode: the shop's Redis (cache, pub/sub, BullMQ jobs) stops for a while and comes
@@ -74,17 +74,12 @@ describe('distributed mode: Redis down, then back empty', () => {
 
     const token = (await api<{ token: string }>('POST', '/api/auth/login', { body: ADMIN })).body.token;
     expect(token).toBeTruthy();
-    const form = new FormData();
-    for (const [k, v] of Object.entries({
+    const productId = await createProduct(api, token, {
       name: 'Redis Outage Saree',
       price: '1499',
       quantity: String(STOCK),
       category: 'Women',
-    }))
-      form.append(k, v);
-    const created = await api<{ id: string }>('POST', '/api/products', { token, form });
-    expect(created.status).toBe(201);
-    const productId = created.body.id;
+    });
     const pool = new pg.Pool({ connectionString: db.url, max: 2 });
     stops.push(() => pool.end());
     const probe = new Redis(redis.url, { maxRetriesPerRequest: 1, lazyConnect: true });

@@ -13,6 +13,7 @@ import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-d
 import { waitUntil } from '@shop/test-support/wait-until';
 import { attempt, exitOf, openSse, probeWhileStopping, type Outcome } from './support/graceful-stop.ts';
 import { freePortRun } from '@shop/test-support/port-run';
+import { createProduct } from './support/sale.ts';
 
 /**
  * Issue 13, distributed mode: SIGTERM to one service process (order) and then to the gateway, each while a
@@ -123,14 +124,15 @@ describe('SIGTERM in distributed mode', () => {
     // 2. The gateway, with the order service back, a stream open through it and a burst of catalogue reads.
     await shop.restart('order');
     const second = await openStream();
-    const form = new FormData();
-    for (const [k, v] of Object.entries({ name: 'Gateway Kurta', price: '999', quantity: '100', category: 'Men' }))
-      form.append(k, v);
-    const product = await api<{ id: string }>('POST', '/api/products', { token, form });
-    expect(product.status).toBe(201);
+    const productId = await createProduct(api, token, {
+      name: 'Gateway Kurta',
+      price: '999',
+      quantity: '100',
+      category: 'Men',
+    });
     const burst = () =>
       Array.from({ length: BURST }, (_, n) =>
-        n % 2 ? attempt(`${base}/api/products/${product.body.id}`) : attempt(`${base}/api/products`),
+        n % 2 ? attempt(`${base}/api/products/${productId}`) : attempt(`${base}/api/products`),
       );
     const gateway = await terminateDuring(shop.proc('gateway'), `${base}/api/health`, burst);
     const secondEnd = await second.finished;

@@ -7,6 +7,7 @@ import { freePort } from '../../services/shared/src/db/free-port.ts';
 import { httpClient } from '@shop/test-support/http';
 import { attempt, exitOf, openSse, probeWhileStopping, type Outcome } from './support/graceful-stop.ts';
 import { spawnShop, stop, waitHealthy, type ShopProcess } from './support/shop-process.ts';
+import { createProduct } from './support/sale.ts';
 
 /**
  * Issue 13: SIGTERM to the shop (embedded default) while a crowd of buyers' create-orders and catalogue
@@ -51,11 +52,12 @@ describe('SIGTERM to the shop (embedded default)', () => {
       body: { email: 'admin@shop.local', password: 'admin123' },
     });
     expect(login.status).toBe(200);
-    const form = new FormData();
-    for (const [k, v] of Object.entries({ name: 'Shutdown Kurta', price: '999', quantity: '500', category: 'Men' }))
-      form.append(k, v);
-    const product = await api<{ id: string }>('POST', '/api/products', { token: login.body.token, form });
-    expect(product.status).toBe(201);
+    const productId = await createProduct(api, login.body.token, {
+      name: 'Shutdown Kurta',
+      price: '999',
+      quantity: '500',
+      category: 'Men',
+    });
 
     const sse = await openSse(`${s.base}/api/orders/stream?access_token=${encodeURIComponent(login.body.token)}`);
     // `ready`, then the admin's first figures
@@ -66,7 +68,7 @@ describe('SIGTERM to the shop (embedded default)', () => {
     // Open the crowd's keep-alive connections first, so its requests reach the shop at once rather than while
     // their connections are still being made.
     const warm = await Promise.all(
-      Array.from({ length: BUYERS + READS }, () => attempt(`${s.base}/api/products/${product.body.id}`)),
+      Array.from({ length: BUYERS + READS }, () => attempt(`${s.base}/api/products/${productId}`)),
     );
     expect(warm.filter((o) => o.status !== 200)).toEqual([]);
     // The crowd: create-orders (each calls the payment sandbox over HTTP) and catalogue reads, all at once.
@@ -80,12 +82,12 @@ describe('SIGTERM to the shop (embedded default)', () => {
           {
             method: 'POST',
             headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.55.0.${n}` },
-            body: JSON.stringify(createOrder(product.body.id, n)),
+            body: JSON.stringify(createOrder(productId, n)),
           },
           clock,
         ),
       );
-    for (let n = 0; n < READS; n++) requests.push(attempt(`${s.base}/api/products/${product.body.id}`, {}, clock));
+    for (let n = 0; n < READS; n++) requests.push(attempt(`${s.base}/api/products/${productId}`, {}, clock));
     // The first answer says the crowd is being served: now the signal.
     await Promise.race(requests);
     const exited = exitOf(s.child);
