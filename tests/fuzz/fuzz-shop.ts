@@ -17,7 +17,7 @@ import { ROUTE_TABLE } from '../../services/gateway/src/route-table.ts';
 import { sandboxPay } from '../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
 import { loadConfig } from '../../services/shared/src/config/config.ts';
 import type { RouteSpec } from '../../services/shared/src/http/route-table.ts';
-import { createRng } from './prng.ts';
+import { createRng } from '@shop/test-support/prng';
 import type { FuzzTarget } from './request-generator.ts';
 import { routeKey } from './request-generator.ts';
 import { validValue, type Hints } from './zod-values.ts';

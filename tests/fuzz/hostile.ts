@@ -3,7 +3,7 @@
  * so a failing request says what it sent.
  */
 import { deepNesting, Raw, setKey } from './json-text.ts';
-import type { Rng } from './prng.ts';
+import type { Rng } from '@shop/test-support/prng';
 
 const MB = 1024 * 1024;
 

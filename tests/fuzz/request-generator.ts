@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { RouteSpec } from '../../services/shared/src/http/route-table.ts';
 import { hostileBody, hostileQuery, hostileSegment, hostileValue, type RawBody } from './hostile.ts';
 import { FileValue, Raw, setKey, toJsonText } from './json-text.ts';
-import { requestRng, type Rng } from './prng.ts';
+import { requestRng, type Rng } from '@shop/test-support/prng';
 import { TokenBox, type FuzzIdentities } from './tokens.ts';
 import { TINY_PNG, validValue, type Hints } from './zod-values.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTE_TABLE } from '../../services/gateway/src/route-table.ts';
-import { createRng } from './prng.ts';
+import { createRng } from '@shop/test-support/prng';
 import { RequestGenerator, routeKey, type FuzzTarget } from './request-generator.ts';
 import { accepts, validValue } from './zod-values.ts';
 

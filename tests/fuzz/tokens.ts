@@ -5,7 +5,7 @@
  */
 import jwt from 'jsonwebtoken';
 import type { RouteAuth } from '../../services/shared/src/http/route-table.ts';
-import type { Rng } from './prng.ts';
+import type { Rng } from '@shop/test-support/prng';
 
 export interface FuzzIdentities {
   /** The shop's JWT secret (to mint expired, service and odd tokens). */

@@ -5,7 +5,7 @@
  * one the schema accepts when it finds one.
  */
 import type { z } from 'zod';
-import type { Rng } from './prng.ts';
+import type { Rng } from '@shop/test-support/prng';
 import { FileValue, setKey } from './json-text.ts';
 
 /** The smallest PNG signature and header: enough for the shop's image sniffing. */

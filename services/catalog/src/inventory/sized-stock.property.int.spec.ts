@@ -2,22 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReserveLine, ReservedLine } from '@shop/shared/contracts/inventory';
 import { findProduct } from '../read-models/products/products-queries.ts';
 import { startCatalogTestHost, type CatalogTestHost } from '../testing/catalog-test-host.ts';
+import { createRng } from '@shop/test-support/prng';
 import { waitUntil } from '@shop/test-support/wait-until';
-
-/** mulberry32: a small seeded generator, so a failing run can be repeated with its seed. */
-function generator(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  const pick = <T>(xs: readonly T[]): T => xs[int(0, xs.length - 1)]!;
-  return { next, int, pick };
-}
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 15_001);
 const SIZES = ['S', 'M', 'L', 'XL'] as const;
@@ -30,7 +16,7 @@ afterAll(() => host.stop());
 
 describe('stock property: random products, random orders with and without sizes', () => {
   it(`never sells more than is stocked, in any size or in all (seed ${SEED})`, async () => {
-    const rnd = generator(SEED);
+    const rnd = createRng(SEED);
     const { catalog } = host;
     const ctx = host.infra.context;
     for (let round = 0; round < 30; round++) {

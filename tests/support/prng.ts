@@ -1,6 +1,7 @@
 /**
- * A small seeded PRNG (mulberry32) and helpers: the fuzzer's every choice comes from one of these, so a
- * request is reproducible from its seed and index alone.
+ * A small seeded PRNG (mulberry32) and helpers, for the property tests and the fuzzer: a failing run
+ * repeats from its seed. The fuzzer's every choice comes from one of these, so a request is reproducible
+ * from its seed and index alone.
  */
 export interface Rng {
   /** Uniform in [0, 1). */
