@@ -28,3 +28,20 @@ export function httpClient(base: string) {
     return { status: r.status, body: parsed as T };
   };
 }
+
+/** A file for multipartForm: the form field it goes under, its bytes, content type and name. */
+export interface FormFile {
+  field: string;
+  bytes: Buffer;
+  type: string;
+  name: string;
+}
+
+/** A multipart form as the admin screens send it: text fields, then files. */
+export function multipartForm(fields: Record<string, string>, files: FormFile[] = []): FormData {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) f.append(k, v);
+  for (const file of files)
+    f.append(file.field, new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
+  return f;
+}

@@ -40,10 +40,10 @@ export function accountClient(api: HttpClient) {
       if (r.status !== 200) throw new Error(`login failed: ${r.status} ${JSON.stringify(r.body)}`);
       return r.body.token;
     },
-    /** Registers a shopper and answers their id and token. */
-    async signUp(name: string, email: string): Promise<{ userId: string; token: string }> {
+    /** Registers a shopper (password 'secret1') and answers their id and token. */
+    async signUp(name: string, email: string, phone = '+919800000000'): Promise<{ userId: string; token: string }> {
       const r = await api<{ user: { id: string }; token: string }>('POST', '/api/auth/register', {
-        body: { name, email, phone: '+919800000000', password: 'secret1' },
+        body: { name, email, phone, password: 'secret1' },
       });
       if (r.status !== 201) throw new Error(`sign-up failed: ${r.status} ${JSON.stringify(r.body)}`);
       return { userId: r.body.user.id, token: r.body.token };

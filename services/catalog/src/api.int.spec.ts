@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { multipartForm, type FormFile } from '@shop/test-support/http';
 import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 
 interface Product {
@@ -24,19 +25,12 @@ let shopper: string;
 beforeAll(async () => {
   shop = await startTestShop({ seed: true });
   admin = await shop.login();
-  await shop.api('POST', '/api/auth/register', {
-    body: { name: 'Ravi', email: 'ravi@example.in', phone: '+919800000002', password: 'secret1' },
-  });
-  shopper = await shop.login('ravi@example.in', 'secret1');
+  shopper = (await shop.signUp('Ravi', 'ravi@example.in', '+919800000002')).token;
 });
 afterAll(() => shop.stop());
 
-const productForm = (fields: Record<string, string>, image?: { bytes: Buffer; type: string; name: string }) => {
-  const f = new FormData();
-  for (const [k, v] of Object.entries(fields)) f.append(k, v);
-  if (image) f.append('image', new Blob([new Uint8Array(image.bytes)], { type: image.type }), image.name);
-  return f;
-};
+const productForm = (fields: Record<string, string>, image?: Omit<FormFile, 'field'>) =>
+  multipartForm(fields, image ? [{ field: 'image', ...image }] : []);
 
 describe('catalog API', () => {
   it('serves the seeded demo catalog: 30+ listed products in Men, Women and Kids, some out of stock, delisted ones hidden', async () => {

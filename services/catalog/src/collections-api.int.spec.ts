@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '@shop/shared/db/pool';
 import type { RecordedEvent } from '@shop/shared/eventstore/types';
+import { multipartForm, type FormFile } from '@shop/test-support/http';
 import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import { collectionsProjection } from './read-models/collections/collections-projection.ts';
 
@@ -30,19 +31,12 @@ let shopper: string;
 beforeAll(async () => {
   shop = await startTestShop();
   admin = await shop.login();
-  await shop.api('POST', '/api/auth/register', {
-    body: { name: 'Meera', email: 'meera@example.in', phone: '+919800000003', password: 'secret1' },
-  });
-  shopper = await shop.login('meera@example.in', 'secret1');
+  shopper = (await shop.signUp('Meera', 'meera@example.in', '+919800000003')).token;
 });
 afterAll(() => shop.stop());
 
-const form = (fields: Record<string, string>, image?: { bytes: Buffer; type: string; name: string }) => {
-  const f = new FormData();
-  for (const [k, v] of Object.entries(fields)) f.append(k, v);
-  if (image) f.append('image', new Blob([new Uint8Array(image.bytes)], { type: image.type }), image.name);
-  return f;
-};
+const form = (fields: Record<string, string>, image?: Omit<FormFile, 'field'>) =>
+  multipartForm(fields, image ? [{ field: 'image', ...image }] : []);
 const newProduct = async (name: string) => {
   const r = await shop.api<Product>('POST', '/api/products', {
     token: admin,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { multipartForm } from '@shop/test-support/http';
 import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 
 interface Slide {
@@ -27,10 +28,7 @@ let shopper: string;
 beforeAll(async () => {
   shop = await startTestShop();
   admin = await shop.login();
-  await shop.api('POST', '/api/auth/register', {
-    body: { name: 'Ravi', email: 'ravi@example.in', phone: '+919800000002', password: 'secret1' },
-  });
-  shopper = await shop.login('ravi@example.in', 'secret1');
+  shopper = (await shop.signUp('Ravi', 'ravi@example.in', '+919800000002')).token;
 });
 afterAll(() => shop?.stop());
 
@@ -47,16 +45,7 @@ const saree = {
 const home = async () => (await shop.api<Home>('GET', '/api/home')).body;
 const putJson = (body: unknown, token = admin) =>
   shop.api<Home & { message: string }>('PUT', '/api/home', { token, body });
-const form = (
-  fields: Record<string, string>,
-  files: Array<{ field: string; bytes: Buffer; type: string; name: string }> = [],
-) => {
-  const f = new FormData();
-  for (const [k, v] of Object.entries(fields)) f.append(k, v);
-  for (const file of files)
-    f.append(file.field, new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
-  return f;
-};
+const form = multipartForm;
 const putForm = (f: FormData, token = admin) =>
   shop.api<Home & { message: string }>('PUT', '/api/home', { token, form: f });
 const homepageEvents = async () =>
