@@ -1,7 +1,7 @@
 import http, { type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { RequestHandler } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin } from 'http-proxy-middleware';
 import type { ServiceUrls } from '@shop/shared/config/config';
 import type { Logger } from '@shop/shared/observability/logger';
 import { SERVICE_ROUTES } from '@shop/shared/runtime/service';
@@ -70,9 +70,24 @@ export function serviceForwarder(opts: { services: ServiceUrls; logger: Logger }
     delete h.expect;
   };
 
+  // Targets parsed once (http-proxy would parse a URL string on every request).
+  const targets = new Map<URL, { protocol: string; hostname: string; host: string; port: string }>();
+  const targetOf = (url: URL) => {
+    let t = targets.get(url);
+    if (!t)
+      targets.set(url, (t = { protocol: url.protocol, hostname: url.hostname, host: url.hostname, port: url.port }));
+    return t;
+  };
   const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
-    router: (req) => forwarding.get(req)?.target.origin,
+    router: (req) => {
+      const f = forwarding.get(req);
+      return f && targetOf(f.target);
+    },
     agent,
+    // Without the default logger plugin (a line per request, built even when not printed: the gateway's own
+    // request log says it) or the default error answer (errors are answered below).
+    ejectPlugins: true,
+    plugins: [debugProxyErrorsPlugin, proxyEventsPlugin],
     // Answers are written here (writeAnswer): http-proxy would copy the service's Connection header.
     selfHandleResponse: true,
     on: {
@@ -122,7 +137,8 @@ export function serviceForwarder(opts: { services: ServiceUrls; logger: Logger }
     if (Number(req.headers['content-length'] ?? 0) > maxBytes) return void res.status(413).json(TOO_LARGE);
     const f: Forwarding = { target, done: false };
     forwarding.set(req, f);
-    if (req.headers['content-length'] === undefined) {
+    // A body without a declared length comes chunked (without either, there is none to count).
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
       let seen = 0;
       req.on('data', (chunk: Buffer) => {
         seen += chunk.length;
