@@ -1,5 +1,6 @@
 import { sandboxPay } from '../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
 import { waitUntil } from '@shop/test-support/wait-until';
+import { ADDRESS, createProduct as createProductThroughApi } from '@shop/test-support/fixtures';
 import type { TestShop } from '@shop/test-support/test-shop';
 
 /** Shoppers, their things and their purchases, made through the shop's public API as a browser would. */
@@ -29,24 +30,15 @@ export async function registerShopper(shop: TestShop, name: string, email: strin
 }
 
 export async function createProduct(shop: TestShop, admin: string, name: string, quantity = 50): Promise<string> {
-  const form = new FormData();
-  for (const [k, v] of Object.entries({ name, price: '799', quantity: String(quantity), category: 'Women' }))
-    form.append(k, v);
-  const r = await shop.api<{ id: string }>('POST', '/api/products', { token: admin, form });
-  if (r.status !== 201) throw new Error(`create product: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body.id;
+  return createProductThroughApi(shop.api, admin, {
+    name,
+    price: '799',
+    quantity: String(quantity),
+    category: 'Women',
+  });
 }
 
-export const ADDRESS = {
-  name: 'Asha Rao',
-  phone: '+919812345678',
-  email: 'asha@example.in',
-  addressLine1: '12 MG Road',
-  addressLine2: 'Near the metro',
-  city: 'Bengaluru',
-  state: 'Karnataka',
-  zipCode: '560001',
-};
+export { ADDRESS };
 
 export async function addAddress(shop: TestShop, who: Shopper, fields: Partial<typeof ADDRESS> = {}): Promise<string> {
   const r = await shop.api<{ id: string }>('POST', '/api/addresses', {

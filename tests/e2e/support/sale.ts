@@ -1,6 +1,8 @@
 import { expect } from 'vitest';
 import type { HttpClient } from '@shop/test-support/http';
 
+export { createProduct } from '@shop/test-support/fixtures';
+
 /**
  * What the sale, outage, restart and shutdown e2e tests share: setting up the sale (a product, a coupon),
  * the shapes they read and a cut-tolerant POST.
@@ -42,15 +44,6 @@ export async function post(
   } catch {
     return 'cut';
   }
-}
-
-/** Lists a product through the admin API's multipart form, as the admin screen sends it; answers its id. */
-export async function createProduct(api: HttpClient, token: string, fields: Record<string, string>): Promise<string> {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  const created = await api<{ id: string }>('POST', '/api/products', { token, form });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id;
 }
 
 /** The sale's coupon: 10% off any order, `usageLimit` uses. */

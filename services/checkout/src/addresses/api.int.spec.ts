@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADDRESS } from '@shop/test-support/fixtures';
 import { startCheckoutTestHost, type CheckoutTestHost } from '../testing/checkout-test-host.ts';
 import { createAddresses } from './index.ts';
 
@@ -26,16 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => host.stop());
 
-const home = {
-  name: 'Asha Rao',
-  phone: '+919812345678',
-  email: 'asha@example.in',
-  addressLine1: '12 MG Road',
-  addressLine2: 'Near the metro',
-  city: 'Bengaluru',
-  state: 'Karnataka',
-  zipCode: '560001',
-};
+const home = ADDRESS;
 const add = (token: string, body: unknown) =>
   host.api<Address & { message: string }>('POST', '/api/addresses', { token, body });
 const book = async (token: string) => (await host.api<Address[]>('GET', '/api/addresses', { token })).body;

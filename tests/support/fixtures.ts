@@ -1,0 +1,23 @@
+import { expect } from 'vitest';
+import type { HttpClient } from './http.ts';
+
+/** A delivery address as the checkout and account screens send it (Bengaluru, a valid PIN code). */
+export const ADDRESS = {
+  name: 'Asha Rao',
+  phone: '+919812345678',
+  email: 'asha@example.in',
+  addressLine1: '12 MG Road',
+  addressLine2: 'Near the metro',
+  city: 'Bengaluru',
+  state: 'Karnataka',
+  zipCode: '560001',
+};
+
+/** Lists a product through the admin API's multipart form, as the admin screen sends it; answers its id. */
+export async function createProduct(api: HttpClient, token: string, fields: Record<string, string>): Promise<string> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  const created = await api<{ id: string }>('POST', '/api/products', { token, form });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id;
+}
