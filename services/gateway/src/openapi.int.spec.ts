@@ -1,19 +1,15 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Server } from 'node:http';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogService } from '@shop/catalog';
 import { createOrderService } from '@shop/order';
-import { loadConfig } from '@shop/shared/config/config';
 import type { OpenApiDocument } from '@shop/shared/http/openapi';
 import { createLogger } from '@shop/shared/observability/logger';
 import { Metrics } from '@shop/shared/observability/metrics';
-import { buildServiceApp, listen } from '@shop/shared/runtime/host';
-import { createInfrastructure, type Infrastructure } from '@shop/shared/runtime/infrastructure';
+import { listen } from '@shop/shared/runtime/host';
+import type { ServiceModule } from '@shop/shared/runtime/service';
 import { httpClient } from '@shop/test-support/http';
-import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
+import { startTestHost, type TestHost } from '@shop/test-support/test-host';
 import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import { createProxyGateway } from './proxy.ts';
 
@@ -47,10 +43,7 @@ describe('OpenAPI document', () => {
   let shop: TestShop;
   let doc: OpenApiDocument;
   // The catalog's and order's own processes' routes (/internal/*), which the embedded shop does not mount.
-  let db: TestDatabase;
-  let infra: Infrastructure;
-  let dataDir: string;
-  let internal: { server: Server; port: number };
+  let internal: TestHost<ServiceModule[]>;
 
   beforeAll(async () => {
     shop = await startTestShop();
@@ -58,29 +51,19 @@ describe('OpenAPI document', () => {
     expect(r.status).toBe(200);
     doc = r.body;
 
-    db = await createTestDatabase({ migrate: false });
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'openapi-'));
-    infra = await createInfrastructure(
-      loadConfig({
-        DATABASE_URL: db.url,
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'silent',
-        JWT_SECRET: 'test-secret-that-is-long-enough',
-      }),
-      'openapi-internal',
-    );
-    const modules = [
-      createCatalogService(infra.context, { seed: false, internalRoutes: true }),
-      createOrderService(infra.context, { internalRoutes: true }),
-    ];
-    internal = await listen(buildServiceApp(infra, modules, { service: 'internal' }), 0, '127.0.0.1');
+    // The catalog's and order's /internal/* as their own processes serve them (HTTP only, nothing started).
+    internal = await startTestHost({
+      service: 'internal',
+      start: false,
+      modules: (ctx) => [
+        createCatalogService(ctx, { seed: false, internalRoutes: true }),
+        createOrderService(ctx, { internalRoutes: true }),
+      ],
+    });
   }, 60_000);
 
   afterAll(async () => {
-    await new Promise((resolve) => internal?.server.close(resolve));
-    await infra?.close();
-    await db?.drop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    await internal?.stop();
     await shop?.stop();
   });
 
@@ -133,7 +116,7 @@ describe('OpenAPI document', () => {
   });
 
   it('lists only routes that exist: each answers its method with something other than "No route for"', async () => {
-    const internalApi = httpClient(`http://127.0.0.1:${internal.port}`);
+    const internalApi = internal.api;
     const missing: string[] = [];
     for (const { method, path: p } of operationsOf(doc)) {
       const url = p.replace(/\{\w+\}/g, 'no-such-id');
