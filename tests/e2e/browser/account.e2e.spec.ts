@@ -1,12 +1,13 @@
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sandboxPay } from '../../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
 import {
   horizontalOverflow,
-  launchBrowser,
+  type EmbeddedShop,
   newVisitor,
   screenshot,
-  startEmbeddedShop,
+  useShopAndBrowser,
+  shopApi,
   VIEWPORTS,
 } from '../support/browser.ts';
 
@@ -15,33 +16,14 @@ import {
 // live when the admin changes its status, and a refused token sending the user to /login. Against the
 // embedded default with the demo catalog, through the real web app and API.
 
-let shop: Awaited<ReturnType<typeof startEmbeddedShop>>;
+let shop: EmbeddedShop;
 let browser: Browser;
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startEmbeddedShop(), launchBrowser()]);
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
+useShopAndBrowser(async (startedShop, startedBrowser) => {
+  [shop, browser] = [startedShop, startedBrowser];
 });
 
-async function callApi<T = unknown>(
-  path: string,
-  init: { method?: string; body?: unknown; token?: string | null } = {},
-): Promise<T> {
-  const method = init.method ?? (init.body === undefined ? 'GET' : 'POST');
-  const res = await fetch(`${shop.base}/api${path}`, {
-    method,
-    headers: {
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
+const callApi = <T = unknown>(path: string, init?: Parameters<ReturnType<typeof shopApi>>[1]) =>
+  shopApi(shop.base)<T>(path, init);
 
 type Account = { user: { id: string; name: string; email: string }; token: string };
 

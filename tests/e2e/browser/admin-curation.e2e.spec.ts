@@ -1,12 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { httpClient } from '@shop/test-support/http';
 import {
   horizontalOverflow,
-  launchBrowser,
+  type EmbeddedShop,
   newVisitor,
   screenshot,
-  startEmbeddedShop,
+  useShopAndBrowser,
   VIEWPORTS,
 } from '../support/browser.ts';
 
@@ -21,16 +21,12 @@ const PNG = Buffer.from(
 );
 const png = (name: string) => ({ name, mimeType: 'image/png', buffer: PNG });
 
-let shop: Awaited<ReturnType<typeof startEmbeddedShop>>;
+let shop: EmbeddedShop;
 let browser: Browser;
 let api: ReturnType<typeof httpClient>;
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startEmbeddedShop(), launchBrowser()]);
+useShopAndBrowser(async (startedShop, startedBrowser) => {
+  [shop, browser] = [startedShop, startedBrowser];
   api = httpClient(shop.base);
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
 });
 
 async function loginAsAdmin(page: Page) {

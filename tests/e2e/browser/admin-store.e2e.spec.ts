@@ -1,12 +1,12 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { sandboxPay } from '../../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
 import {
   horizontalOverflow,
-  launchBrowser,
+  type EmbeddedShop,
   newVisitor,
   screenshot,
-  startEmbeddedShop,
+  useShopAndBrowser,
   VIEWPORTS,
 } from '../support/browser.ts';
 
@@ -19,17 +19,16 @@ import {
 const ADMIN = { email: 'admin@shop.local', password: 'admin123' };
 const WAIT = { timeout: 20_000 };
 
-let shop: Awaited<ReturnType<typeof startEmbeddedShop>>;
+let shop: EmbeddedShop;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startEmbeddedShop(), launchBrowser()]);
+useShopAndBrowser(async (startedShop, startedBrowser) => {
+  [shop, browser] = [startedShop, startedBrowser];
 });
+
 afterAll(async () => {
   for (const context of contexts) await context.close().catch(() => undefined);
-  await browser?.close();
-  await shop?.stop();
 });
 
 async function api<T>(

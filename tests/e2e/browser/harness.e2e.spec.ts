@@ -1,23 +1,19 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   horizontalOverflow,
-  launchBrowser,
+  type EmbeddedShop,
   newVisitor,
   screenshot,
-  startEmbeddedShop,
+  useShopAndBrowser,
   VIEWPORTS,
 } from '../support/browser.ts';
 
 // The browser harness itself: Debian's Chromium through playwright-core against the embedded default.
-let shop: Awaited<ReturnType<typeof startEmbeddedShop>>;
+let shop: EmbeddedShop;
 let browser: Browser;
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startEmbeddedShop(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
+useShopAndBrowser(async (startedShop, startedBrowser) => {
+  [shop, browser] = [startedShop, startedBrowser];
 });
 
 describe('browser harness', () => {

@@ -1,42 +1,28 @@
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   horizontalOverflow,
-  launchBrowser,
+  type EmbeddedShop,
   newVisitor,
   screenshot,
-  startEmbeddedShop,
+  useShopAndBrowser,
+  shopApi,
   VIEWPORTS,
 } from '../support/browser.ts';
 
 // Issue 10, browser tests (a) and (e): a shopper buys through the real web app, the real API and the
 // built-in Razorpay sandbox's checkout.js dialog, against the embedded default with the demo catalog.
 
-let shop: Awaited<ReturnType<typeof startEmbeddedShop>>;
+let shop: EmbeddedShop;
 let browser: Browser;
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startEmbeddedShop(), launchBrowser()]);
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
+useShopAndBrowser(async (startedShop, startedBrowser) => {
+  [shop, browser] = [startedShop, startedBrowser];
 });
 
 type Json = Record<string, unknown>;
 
-async function callApi(path: string, init: { method?: string; body?: unknown; token?: string | null } = {}) {
-  const res = await fetch(`${shop.base}/api${path}`, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers: {
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as unknown;
-}
+const callApi = <T = unknown>(path: string, init?: Parameters<ReturnType<typeof shopApi>>[1]) =>
+  shopApi(shop.base)<T>(path, init);
 
 const rupees = (amount: number) =>
   `₹${amount.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;

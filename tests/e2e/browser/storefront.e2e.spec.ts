@@ -1,11 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   horizontalOverflow,
-  launchBrowser,
+  type EmbeddedShop,
   newVisitor,
   screenshot,
-  startEmbeddedShop,
+  useShopAndBrowser,
+  shopApi,
   VIEWPORTS,
 } from '../support/browser.ts';
 
@@ -14,7 +15,7 @@ import {
 // an admin-defined section, all curated through the real API; a collection card's Shop Now filtering the
 // product list; and the home, product list and product detail screens at 1440 and 375 px.
 
-let shop: Awaited<ReturnType<typeof startEmbeddedShop>>;
+let shop: EmbeddedShop;
 let browser: Browser;
 
 type Json = Record<string, unknown>;
@@ -29,20 +30,8 @@ type DomElement = {
 type InPage = { getComputedStyle(element: DomElement): Record<string, string> };
 type Product = { id: string | number; name: string; price: number; image: string | null };
 
-async function callApi(path: string, init: { method?: string; body?: unknown; token?: string | null } = {}) {
-  const method = init.method ?? (init.body === undefined ? 'GET' : 'POST');
-  const res = await fetch(`${shop.base}/api${path}`, {
-    method,
-    headers: {
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as unknown;
-}
+const callApi = <T = unknown>(path: string, init?: Parameters<ReturnType<typeof shopApi>>[1]) =>
+  shopApi(shop.base)<T>(path, init);
 
 const rupees = (amount: number) =>
   `₹${amount.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
@@ -79,8 +68,8 @@ let sectionProducts: Product[];
 let reviewer: Awaited<ReturnType<typeof register>>;
 let shopper: Awaited<ReturnType<typeof register>>;
 
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startEmbeddedShop(), launchBrowser()]);
+useShopAndBrowser(async (startedShop, startedBrowser) => {
+  [shop, browser] = [startedShop, startedBrowser];
   const admin = (await callApi('/auth/login', { body: { email: 'admin@shop.local', password: 'admin123' } })) as {
     token: string;
   };
@@ -126,11 +115,6 @@ beforeAll(async () => {
   });
 
   shopper = await register('Kabir Shah');
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
 });
 
 const carouselBar = (page: Page, index: number, name: string) =>

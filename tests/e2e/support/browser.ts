@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { httpClient } from '@shop/test-support/http';
 import { ROOT } from '../../../scripts/distributed-processes.ts';
 import { freePort } from '../../../services/shared/src/db/free-port.ts';
 import { spawnShop, stop, waitHealthy, type ShopProcess } from './shop-process.ts';
@@ -80,5 +82,38 @@ export async function startEmbeddedShop(env: Record<string, string> = {}): Promi
       await stop(shop);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+export type EmbeddedShop = Awaited<ReturnType<typeof startEmbeddedShop>>;
+
+/**
+ * A browser spec file's set-up: before its tests, starts the embedded shop and Chromium together and hands
+ * both to `ready` (which may set up more); after them, closes the browser and stops the shop.
+ */
+export function useShopAndBrowser(ready: (shop: EmbeddedShop, browser: Browser) => void | Promise<void>): void {
+  let started: { shop?: EmbeddedShop; browser?: Browser } = {};
+  beforeAll(async () => {
+    const [shop, browser] = await Promise.all([startEmbeddedShop(), launchBrowser()]);
+    started = { shop, browser };
+    await ready(shop, browser);
+  });
+  afterAll(async () => {
+    await started.browser?.close();
+    await started.shop?.stop();
+  });
+}
+
+/** The shop's API for a browser test's set-up steps: the body of a 2xx answer, else an error saying what came. */
+export function shopApi(base: string) {
+  const api = httpClient(base);
+  return async function callApi<T = unknown>(
+    path: string,
+    init: { method?: string; body?: unknown; token?: string | null } = {},
+  ): Promise<T> {
+    const method = init.method ?? (init.body === undefined ? 'GET' : 'POST');
+    const r = await api<T>(method, `/api${path}`, { body: init.body, token: init.token ?? undefined });
+    if (r.status < 200 || r.status > 299) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
   };
 }
