@@ -252,16 +252,17 @@ describe('storefront in the browser', () => {
       // The pointer over the strip stops it, so a card holds still to be clicked.
       await strip.hover();
       // Measured against the strip's own box: cards outside it are clipped.
-      const visibleShopNow = await strip
-        .getByRole('link', { name: 'Shop Now', includeHidden: true })
-        .evaluateAll((links: DomElement[]) =>
+      // A card still sliding when the pointer arrived may be half out of the frame: wait for one wholly in it.
+      const fullyVisibleShopNow = () =>
+        strip.getByRole('link', { name: 'Shop Now', includeHidden: true }).evaluateAll((links: DomElement[]) =>
           links.findIndex((link) => {
             const frame = link.closest('[data-testid="collections-strip"]')!.getBoundingClientRect();
             const box = link.getBoundingClientRect();
             return box.width > 0 && box.left >= frame.left - 1 && box.right <= frame.right + 1;
           }),
         );
-      expect(visibleShopNow).toBeGreaterThanOrEqual(0);
+      await expect.poll(fullyVisibleShopNow, { timeout: 10_000 }).toBeGreaterThanOrEqual(0);
+      const visibleShopNow = await fullyVisibleShopNow();
       const cardsInView = await strip.locator('li').evaluateAll(
         (items: DomElement[]) =>
           items.filter((item) => {
