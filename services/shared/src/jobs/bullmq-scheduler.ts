@@ -37,11 +37,14 @@ const NOT_STARTED = new Set(['delayed', 'waiting', 'prioritized', 'paused', 'wai
 /** The schema BullMQ's PostgreSQL backend creates and migrates itself (runMigrations, at first use). */
 const POSTGRES_SCHEMA = 'bullmq';
 /**
- * Connections of the Postgres backend's own pool: each worker holds one for its LISTEN (5 in the shop), the
- * rest serve queries. Opened on demand and closed after a few idle seconds.
+ * Connections of the Postgres backend's own pool: each worker holds one for its LISTEN (5 in the shop), a
+ * running sweep one for its advisory lock, the rest serve queries. Opened on demand, closed after a few idle
+ * seconds.
  */
-const POSTGRES_POOL_SIZE = 9;
-const MAX_POSTGRES_WORKERS = POSTGRES_POOL_SIZE - 3;
+const POSTGRES_POOL_SIZE = 12;
+const MAX_POSTGRES_WORKERS = 6;
+/** Advisory lock class of a repeating job's run on Postgres (727001-727004 are taken by the event store and checkout). */
+const REPEAT_LOCK_CLASS = 727005;
 
 /** The backend's own rows (bigint ids, ms timestamps) come back as pg's default strings, not the project's BigInt. */
 const PG_TYPES = {
@@ -258,7 +261,26 @@ export class BullMqScheduler implements JobScheduler {
     const handler = this.handlers.get(name);
     if (!handler || this.workers.has(name)) return;
     const { logger, concurrency, retry } = this.options;
-    const processor = async (job: Job) => handler(job.data);
+    const pool = this.pgPool;
+    const processor = async (job: Job) => {
+      if (!pool || !(job.repeatJobKey || this.repeats.has(name))) return handler(job.data);
+      // BullMQ's global concurrency is not strict on its Postgres backend (two runs of a sweep were seen at
+      // once): a run of a repeating job holds an advisory lock, and a run that finds it held is skipped (the
+      // next interval comes soon), so one run at a time across every process holds here too.
+      const client = await pool.connect();
+      const key = [REPEAT_LOCK_CLASS, this.queueName(name)];
+      try {
+        const got = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS got', key);
+        if (!got.rows[0]?.got) return undefined;
+        try {
+          return await handler(job.data);
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', key);
+        }
+      } finally {
+        client.release();
+      }
+    };
     const workerOptions = {
       concurrency,
       settings: { backoffStrategy: (attemptsMade: number) => delayFor({ baseMs: retry.backoffMs }, attemptsMade) },
