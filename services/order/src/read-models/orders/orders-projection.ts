@@ -4,6 +4,31 @@ import type { OrderEvent } from '../../order/events.ts';
 import { encodeOrderChanges, ORDER_CHANGES_CHANNEL, type OrderChange } from '../../push/order-changes.ts';
 import { indiaDate } from './india-days.ts';
 
+/** orders.orders' columns in table order; orderPlacedValues fills order_number to delivery_status. */
+export const ORDER_COLUMNS = [
+  'order_number',
+  'user_id',
+  'razorpay_order_id',
+  'razorpay_payment_id',
+  'customer_name',
+  'customer_email',
+  'customer_phone',
+  'address',
+  'pincode',
+  'items',
+  'subtotal_paise',
+  'coupon_code',
+  'discount_paise',
+  'shipping_charge_paise',
+  'delivery_charge_paise',
+  'total_paise',
+  'payment_status',
+  'delivery_status',
+  'seen',
+  'created_at',
+  'updated_at',
+] as const;
+
 /** An OrderPlaced's values for orders.orders, order_number to delivery_status (the replay's fold shares them). */
 export const orderPlacedValues = (d: Extract<OrderEvent, { type: 'OrderPlaced' }>['data']) => [
   d.orderNumber,
@@ -48,10 +73,7 @@ export function ordersProjection(pubsub: PubSub): EventConsumer<OrderChange> {
         case 'OrderPlaced': {
           const d = e.data;
           const inserted = await tx.query(
-            `INSERT INTO orders.orders (order_number, user_id, razorpay_order_id, razorpay_payment_id, customer_name,
-               customer_email, customer_phone, address, pincode, items, subtotal_paise, coupon_code, discount_paise,
-               shipping_charge_paise, delivery_charge_paise, total_paise, payment_status, delivery_status, seen,
-               created_at, updated_at)
+            `INSERT INTO orders.orders (${ORDER_COLUMNS.join(', ')})
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, false, $19, $19)
              ON CONFLICT (order_number) DO NOTHING`,
             [...orderPlacedValues(d), d.placedAt],

@@ -2,6 +2,7 @@ import { queryRows, sql, type Query } from '@shop/shared/db/query-builder';
 import { paiseToRupees } from '@shop/shared/money/money';
 import type pg from 'pg';
 import type { OrderLine } from '@shop/shared/contracts/payment-events';
+import { ORDER_COLUMNS } from './orders-projection.ts';
 
 /** Money leaves the service in rupees (the seeds' clients expect numbers like 1499.5). */
 
@@ -76,28 +77,8 @@ interface Row {
   created_at: Date;
 }
 
-const COLUMNS = [
-  'order_number',
-  'user_id',
-  'razorpay_order_id',
-  'razorpay_payment_id',
-  'customer_name',
-  'customer_email',
-  'customer_phone',
-  'address',
-  'pincode',
-  'items',
-  'subtotal_paise',
-  'coupon_code',
-  'discount_paise',
-  'shipping_charge_paise',
-  'delivery_charge_paise',
-  'total_paise',
-  'payment_status',
-  'delivery_status',
-  'seen',
-  'created_at',
-] as const;
+/** Every column but updated_at (the views do not show it). */
+const COLUMNS = ORDER_COLUMNS.filter((c) => c !== 'updated_at');
 const SELECT = `SELECT ${COLUMNS.join(', ')} FROM orders.orders`;
 
 export function toOrderView(r: Row): OrderView {

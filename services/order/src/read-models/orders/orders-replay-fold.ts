@@ -2,36 +2,13 @@ import type { ReplayFold } from '@shop/shared/replay/fold';
 import { greatestTime } from '@shop/shared/replay/fold';
 import type { OrderEvent } from '../../order/events.ts';
 import { indiaDate } from './india-days.ts';
-import { orderPlacedValues } from './orders-projection.ts';
+import { ORDER_COLUMNS, orderPlacedValues } from './orders-projection.ts';
 
 /**
  * The replay's in-memory fold of orders.orders (orders-projection.ts): orders.orders, orders.order_totals and
  * orders.order_revenue. (The order-change pushes of handle() are not rows: a replay announces nothing.)
  */
 
-const ORDER_COLUMNS = [
-  'order_number',
-  'user_id',
-  'razorpay_order_id',
-  'razorpay_payment_id',
-  'customer_name',
-  'customer_email',
-  'customer_phone',
-  'address',
-  'pincode',
-  'items',
-  'subtotal_paise',
-  'coupon_code',
-  'discount_paise',
-  'shipping_charge_paise',
-  'delivery_charge_paise',
-  'total_paise',
-  'payment_status',
-  'delivery_status',
-  'seen',
-  'created_at',
-  'updated_at',
-];
 const DELIVERY_STATUS = ORDER_COLUMNS.indexOf('delivery_status');
 const SEEN = ORDER_COLUMNS.indexOf('seen');
 const UPDATED_AT = ORDER_COLUMNS.indexOf('updated_at');
