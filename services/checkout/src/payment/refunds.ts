@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { PendingWork, pendingWorkRetryAt } from '@shop/shared/bus/pending-work';
+import { PendingRows, pendingWorkRetryAt } from '@shop/shared/bus/pending-work';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import { paymentStreamId, type PaymentEvent } from '@shop/shared/contracts/payment-events';
 import { retryOnConflict } from '@shop/shared/eventstore/command';
@@ -43,6 +43,12 @@ export function refundingConsumer(refunds: PendingRefunds): EventConsumer<true> 
 const LEASE_MS = 120_000;
 const BATCH = 50;
 
+interface DueRefund {
+  razorpay_payment_id: string;
+  razorpay_order_id: string;
+  attempts: number;
+}
+
 /** Our reference on the provider's refund: a retry finds the refund an earlier attempt made by it. */
 export const refundReceipt = (paymentId: string) => `refund_${paymentId}`.slice(0, 40);
 
@@ -52,18 +58,15 @@ export const refundReceipt = (paymentId: string) => `refund_${paymentId}`.slice(
  * refunds, so a refund made by an attempt that died before recording it is recorded, not made again. One
  * that fails waits 1 s, doubling up to 5 minutes (PENDING_WORK_RETRY), and never holds up the others.
  */
-export class PendingRefunds {
-  private readonly work = new PendingWork(
-    () => this.runDue(),
-    (err) => this.deps.logger.error({ err }, 'issuing refunds failed'),
-  );
-
+export class PendingRefunds extends PendingRows<DueRefund> {
   constructor(
     private readonly deps: Pick<PaymentPorts, 'store' | 'provider' | 'clock' | 'logger'> & {
       pool: pg.Pool;
       logger: Logger;
     },
-  ) {}
+  ) {
+    super(BATCH, (err) => deps.logger.error({ err }, 'issuing refunds failed'));
+  }
 
   async record(tx: pg.PoolClient, paymentId: string, orderId: string): Promise<void> {
     await tx.query(
@@ -73,37 +76,23 @@ export class PendingRefunds {
     );
   }
 
-  /** Starts a run now (after a commit); a run already under way runs once more when it ends. */
-  kick(): void {
-    this.work.kick();
+  /** Claims the due refunds this process can (a lease: no other runner takes them meanwhile). */
+  protected async due(limit: number): Promise<DueRefund[]> {
+    const now = this.deps.clock();
+    const { rows } = await this.deps.pool.query<DueRefund>(
+      `UPDATE checkout.pending_refunds SET claimed_until = $2
+        WHERE razorpay_payment_id IN (
+          SELECT razorpay_payment_id FROM checkout.pending_refunds
+           WHERE next_attempt_at <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)
+           ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+        RETURNING razorpay_payment_id, razorpay_order_id, attempts`,
+      [now, new Date(now.getTime() + LEASE_MS)],
+    );
+    return rows;
   }
 
-  /** Issues every due refund this process can claim; answers how many were recorded as refunded. */
-  run(): Promise<number> {
-    return this.work.run();
-  }
-
-  private async runDue(): Promise<number> {
-    let done = 0;
-    for (;;) {
-      const now = this.deps.clock();
-      const { rows } = await this.deps.pool.query<{
-        razorpay_payment_id: string;
-        razorpay_order_id: string;
-        attempts: number;
-      }>(
-        `UPDATE checkout.pending_refunds SET claimed_until = $2
-          WHERE razorpay_payment_id IN (
-            SELECT razorpay_payment_id FROM checkout.pending_refunds
-             WHERE next_attempt_at <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)
-             ORDER BY created_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
-          RETURNING razorpay_payment_id, razorpay_order_id, attempts`,
-        [now, new Date(now.getTime() + LEASE_MS)],
-      );
-      if (rows.length === 0) return done;
-      for (const r of rows) if (await this.issue(r.razorpay_order_id, r.razorpay_payment_id, r.attempts)) done += 1;
-      if (rows.length < BATCH) return done;
-    }
+  protected carryOut(r: DueRefund): Promise<boolean> {
+    return this.issue(r.razorpay_order_id, r.razorpay_payment_id, r.attempts);
   }
 
   private async issue(orderId: string, paymentId: string, attempts: number): Promise<boolean> {

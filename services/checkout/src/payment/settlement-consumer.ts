@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { PendingWork, pendingWorkRetryAt } from '@shop/shared/bus/pending-work';
+import { PendingRows, pendingWorkRetryAt } from '@shop/shared/bus/pending-work';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { InventoryPort } from '@shop/shared/contracts/inventory';
 import type { PaymentEvent, PaymentOrderCreated } from '@shop/shared/contracts/payment-events';
@@ -48,17 +48,19 @@ export function settlementConsumer(deps: {
 
 type Action = 'commit' | 'release';
 
+interface DueSettlement {
+  reservation_id: string;
+  action: Action;
+  coupon_code: string | null;
+  attempts: number;
+}
+
 /**
  * The settlements decided and not yet carried out. `run` takes the due ones oldest first and calls the
  * inventory and coupons (idempotent: a settlement carried out twice does no harm); one that fails waits
  * 1 s, doubling up to 5 minutes (PENDING_WORK_RETRY), and never holds up the others.
  */
-export class PendingSettlements {
-  private readonly work = new PendingWork(
-    () => this.runDue(),
-    (err) => this.deps.logger.error({ err }, 'settling payments failed'),
-  );
-
+export class PendingSettlements extends PendingRows<DueSettlement> {
   constructor(
     private readonly deps: {
       pool: pg.Pool;
@@ -67,7 +69,9 @@ export class PendingSettlements {
       logger: Logger;
       clock: () => Date;
     },
-  ) {}
+  ) {
+    super(200, (err) => deps.logger.error({ err }, 'settling payments failed'));
+  }
 
   async record(tx: pg.PoolClient, reservationId: string, action: Action, couponCode: string | null): Promise<void> {
     await tx.query(
@@ -77,42 +81,17 @@ export class PendingSettlements {
     );
   }
 
-  /** Starts a run now (after a commit); a run already under way runs once more when it ends. */
-  kick(): void {
-    this.work.kick();
+  /** The due settlements, oldest first: a reservation's settlements are carried out in the order decided. */
+  protected async due(limit: number): Promise<DueSettlement[]> {
+    const { rows } = await this.deps.pool.query<DueSettlement>(
+      `SELECT reservation_id, action, coupon_code, attempts FROM checkout.pending_settlements
+        WHERE next_attempt_at <= $1 ORDER BY created_at, action LIMIT ${limit}`,
+      [this.deps.clock()],
+    );
+    return rows;
   }
 
-  /** Carries out every due settlement; answers how many were completed. One run at a time per process. */
-  run(): Promise<number> {
-    return this.work.run();
-  }
-
-  private async runDue(): Promise<number> {
-    let done = 0;
-    for (;;) {
-      const { rows } = await this.deps.pool.query<{
-        reservation_id: string;
-        action: Action;
-        coupon_code: string | null;
-        attempts: number;
-      }>(
-        `SELECT reservation_id, action, coupon_code, attempts FROM checkout.pending_settlements
-          WHERE next_attempt_at <= $1 ORDER BY created_at, action LIMIT 200`,
-        [this.deps.clock()],
-      );
-      if (rows.length === 0) return done;
-      // One after another, oldest first: a reservation's settlements are carried out in the order decided.
-      for (const r of rows) if (await this.settle(r)) done += 1;
-      if (rows.length < 200) return done;
-    }
-  }
-
-  private async settle(r: {
-    reservation_id: string;
-    action: Action;
-    coupon_code: string | null;
-    attempts: number;
-  }): Promise<boolean> {
+  protected async carryOut(r: DueSettlement): Promise<boolean> {
     const { inventory, coupons, pool } = this.deps;
     try {
       if (r.action === 'commit') {

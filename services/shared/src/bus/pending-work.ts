@@ -55,3 +55,46 @@ export class PendingWork {
     return this.running;
   }
 }
+
+/**
+ * A runner of one pending table: kick() and run() as PendingWork's, and a run takes the due rows a batch at a
+ * time (`due`, oldest first) and carries each out in turn (`carryOut`, which records its own failure for a
+ * retry and answers false), until a batch comes back short.
+ */
+export abstract class PendingRows<Row> {
+  private readonly work: PendingWork;
+
+  protected constructor(
+    private readonly batch: number,
+    onError: (err: unknown) => void,
+  ) {
+    this.work = new PendingWork(() => this.runDue(), onError);
+  }
+
+  /** Starts a run now (after a commit); a run already under way runs once more when it ends. */
+  kick(): void {
+    this.work.kick();
+  }
+
+  /** Carries out every due row; answers how many were completed. One run at a time per process. */
+  run(): Promise<number> {
+    return this.work.run();
+  }
+
+  /** The due rows, at most `limit`, oldest first. */
+  protected abstract due(limit: number): Promise<Row[]>;
+
+  /** Carries out one row; answers whether it is done (a failure is recorded for a retry, not thrown). */
+  protected abstract carryOut(row: Row): Promise<boolean>;
+
+  private async runDue(): Promise<number> {
+    let done = 0;
+    for (;;) {
+      const rows = await this.due(this.batch);
+      if (rows.length === 0) return done;
+      // One after another, oldest first: a failed row waits for its retry and holds up none of the others.
+      for (const row of rows) if (await this.carryOut(row)) done += 1;
+      if (rows.length < this.batch) return done;
+    }
+  }
+}
