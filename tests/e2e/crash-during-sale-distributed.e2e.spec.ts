@@ -12,12 +12,16 @@ import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { expectLedgerBalanced, type StockLedger } from './support/stock-ledger.ts';
 import {
+  adminToken,
+  crashSaleBuy,
   createProduct,
   createSaleCoupon,
-  post,
+  progressLog,
+  saleOrder,
+  saleShopEnv,
   type CouponView,
   type OrderView,
-  type PayResponse,
+  type SaleBuyer,
 } from './support/sale.ts';
 import { freePortRun } from '@shop/test-support/port-run';
 
@@ -59,13 +63,8 @@ afterAll(async () => {
   for (const s of stops.reverse()) await s().catch(() => undefined);
 });
 
-interface Buyer {
-  n: number;
+interface Buyer extends SaleBuyer {
   round: number;
-  created?: string;
-  createStatus?: number | 'cut';
-  paid?: PayResponse | 'cut' | 'refused';
-  verified?: { status: number | 'cut'; orderNumber?: string | null };
 }
 
 const from = (n: number) => ({ 'x-forwarded-for': `10.88.${(n >> 8) & 255}.${n & 255}` });
@@ -75,7 +74,7 @@ const from = (n: number) => ({ 'x-forwarded-for': `10.88.${(n >> 8) & 255}.${n &
 describe('distributed mode: kill -9 of each process in turn during a sale', () => {
   it('after every restart the stock balances; paid provider orders end as exactly one order; holds come back; coupon uses match', async () => {
     const t0 = Date.now();
-    const progress = (what: string) => console.log(`[crash-sale +${((Date.now() - t0) / 1000).toFixed(1)} s] ${what}`);
+    const progress = progressLog('crash-sale', t0);
     const db: TestDatabase = await createTestDatabase({ migrate: false });
     stops.push(db.drop);
     const redis = await startTestRedis();
@@ -86,19 +85,14 @@ describe('distributed mode: kill -9 of each process in turn during a sale', () =
     stops.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
     const ports = await freePortRun();
     shop = await startCrashableDistributed({
-      env: {
+      env: saleShopEnv(ADMIN, {
         DATABASE_URL: db.url,
         REDIS_URL: redis.url,
         KAFKA_BROKERS: kafka.brokers,
         DATA_DIR: dataDir,
-        ADMIN_EMAIL: ADMIN.email,
-        ADMIN_PASSWORD: ADMIN.password,
         JWT_SECRET: 'distributed-crash-e2e-secret',
-        LOG_LEVEL: 'warn',
         RESERVATION_TTL_SECONDS: String(TTL_SECONDS),
-        RAZORPAY_KEY_ID: undefined,
-        RAZORPAY_KEY_SECRET: undefined,
-      },
+      }),
       ...ports,
     });
     const base = `http://127.0.0.1:${ports.gatewayPort}`;
@@ -106,8 +100,7 @@ describe('distributed mode: kill -9 of each process in turn during a sale', () =
     const startedIn = Date.now() - t0;
     progress('shop started');
 
-    const token = (await api<{ token: string }>('POST', '/api/auth/login', { body: ADMIN })).body.token;
-    expect(token).toBeTruthy();
+    const token = await adminToken(api, ADMIN);
     const productId = await createProduct(api, token, {
       name: 'Distributed Crash Kurta',
       price: '999',
@@ -138,39 +131,16 @@ describe('distributed mode: kill -9 of each process in turn during a sale', () =
       const buy = async (n: number) => {
         const b: Buyer = { n, round };
         buyers.push(b);
-        const c = await post(
-          base,
-          '/api/payment/create-order',
-          {
-            amount: 1,
-            currency: 'INR',
-            receipt: `dsale_${n}`,
-            orderData: {
-              address: '5 Residency Road, Bengaluru',
-              pincode: '560025',
-              customerName: `Buyer ${n}`,
-              customerPhone: '+919800000001',
-              customerEmail: `dbuyer${n}@example.in`,
-              items: [{ productId, quantity: 1, size: null, color: null }],
-              couponCode: usesCoupon(n) ? COUPON.code : null,
-            },
-          },
-          from(n),
-        );
-        if (c === 'cut') return void (b.createStatus = 'cut');
-        b.createStatus = c.status;
-        if (c.status !== 201) return;
-        b.created = c.body.id as string;
-        if (n % 4 === 0) return; // walks away without paying
-        const p = await post(base, `/razorpay-sandbox/v1/checkout/orders/${b.created}/pay`, {});
-        if (p === 'cut') return void (b.paid = 'cut');
-        if (p.status !== 200) return void (b.paid = 'refused');
-        b.paid = p.body as unknown as PayResponse;
-        const pending = post(base, '/api/payment/verify', b.paid, from(10_000 + n));
-        if (++verifies === KILL_AT_VERIFY) killed = shop!.kill9(victim);
-        const v = await pending;
-        if (v === 'cut') return void (b.verified = { status: 'cut' });
-        b.verified = { status: v.status, orderNumber: v.body.orderNumber as string | null | undefined };
+        const order = saleOrder(`dsale_${n}`, n, productId, {
+          address: '5 Residency Road, Bengaluru',
+          pincode: '560025',
+          customerPhone: '+919800000001',
+          customerEmail: `dbuyer${n}@example.in`,
+          couponCode: usesCoupon(n) ? COUPON.code : null,
+        });
+        await crashSaleBuy(base, b, order, from(n), from(10_000 + n), () => {
+          if (++verifies === KILL_AT_VERIFY) killed = shop!.kill9(victim);
+        });
       };
       const first = next;
       await Promise.all(

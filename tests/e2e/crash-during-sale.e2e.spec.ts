@@ -13,10 +13,11 @@ import { holdBackstopMs } from '../../services/catalog/src/inventory/hold-expiry
 import {
   createProduct,
   createSaleCoupon,
-  post,
+  crashSaleBuy,
+  saleOrder,
   type CouponView,
   type OrderView,
-  type PayResponse,
+  type SaleBuyer,
 } from './support/sale.ts';
 
 /**
@@ -51,15 +52,6 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** What each buyer saw. `unknown`: the request was cut off by the crash (it may or may not have happened). */
-interface Buyer {
-  n: number;
-  created?: string; // provider order id
-  createStatus?: number | 'cut';
-  paid?: PayResponse | 'cut' | 'refused';
-  verified?: { status: number | 'cut'; orderNumber?: string | null };
-}
-
 /** Each buyer from an address of their own (guests are limited per address; the shop trusts loopback's X-Forwarded-For). */
 const from = (n: number) => ({ 'x-forwarded-for': `10.77.${(n >> 8) & 255}.${n & 255}` });
 
@@ -83,52 +75,25 @@ describe('kill -9 of the shop during a sale', () => {
     await createSaleCoupon(api, login.body.token, { ...COUPON, description: 'crash sale' });
 
     // The sale: buyers come in a crowd of CROWD at a time; three in four who get a hold pay and verify.
-    const buyers: Buyer[] = [];
+    const buyers: SaleBuyer[] = [];
     let verifies = 0;
     let verifiedCount = 0;
     let crashed: Promise<void> | undefined;
     const victim = shop;
     const buy = async (n: number) => {
-      const b: Buyer = { n };
+      const b: SaleBuyer = { n };
       buyers.push(b);
-      const c = await post(
-        base,
-        '/api/payment/create-order',
-        {
-          amount: 1,
-          currency: 'INR',
-          receipt: `sale_${n}`,
-          orderData: {
-            address: '12 MG Road, Bengaluru',
-            pincode: '560001',
-            customerName: `Buyer ${n}`,
-            customerPhone: '+919800000000',
-            customerEmail: `buyer${n}@example.in`,
-            items: [{ productId, quantity: 1, size: null, color: null }],
-            couponCode: usesCoupon(n) ? COUPON.code : null,
-            totalAmount: 0,
-            discountAmount: 0,
-            shippingCharge: 0,
-            deliveryCharge: 0,
-          },
-        },
-        from(n),
-      );
-      if (c === 'cut') return void (b.createStatus = 'cut');
-      b.createStatus = c.status;
-      if (c.status !== 201) return;
-      b.created = c.body.id as string;
-      if (n % 4 === 0) return; // walks away without paying
-      const p = await post(base, `/razorpay-sandbox/v1/checkout/orders/${b.created}/pay`, {});
-      if (p === 'cut') return void (b.paid = 'cut');
-      if (p.status !== 200) return void (b.paid = 'refused');
-      b.paid = p.body as unknown as PayResponse;
-      const pending = post(base, '/api/payment/verify', b.paid, from(10_000 + n));
-      if (++verifies === CRASH_AT_VERIFY) crashed = crash(victim); // kill -9 of the node process only
-      const v = await pending;
-      if (v === 'cut') return void (b.verified = { status: 'cut' });
-      b.verified = { status: v.status, orderNumber: v.body.orderNumber as string | null | undefined };
-      if ((v.status === 200 || v.status === 202) && v.body.success === true) verifiedCount++;
+      const order = saleOrder(`sale_${n}`, n, productId, {
+        couponCode: usesCoupon(n) ? COUPON.code : null,
+        totalAmount: 0,
+        discountAmount: 0,
+        shippingCharge: 0,
+        deliveryCharge: 0,
+      });
+      const v = await crashSaleBuy(base, b, order, from(n), from(10_000 + n), () => {
+        if (++verifies === CRASH_AT_VERIFY) crashed = crash(victim); // kill -9 of the node process only
+      });
+      if (v && v !== 'cut' && (v.status === 200 || v.status === 202) && v.body.success === true) verifiedCount++;
     };
     let next = 0;
     await Promise.all(

@@ -14,9 +14,13 @@ import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { expectLedgerBalanced } from './support/stock-ledger.ts';
 import {
+  adminToken,
   createProduct,
   createSaleCoupon,
   post,
+  progressLog,
+  saleOrder,
+  saleShopEnv,
   type CouponView,
   type OrderView,
   type PayResponse,
@@ -66,8 +70,7 @@ interface Purchase {
 describe('distributed mode: Kafka out for 30 s during a sale', () => {
   it('checkout takes orders and payments through the outage; the outbox drains after; every paid order once; nothing applied twice', async () => {
     const t0 = Date.now();
-    const progress = (what: string) =>
-      console.log(`[kafka-outage +${((Date.now() - t0) / 1000).toFixed(1)} s] ${what}`);
+    const progress = progressLog('kafka-outage', t0);
     const db = await createTestDatabase({ migrate: false });
     stops.push(db.drop);
     const redis = await startTestRedis();
@@ -80,20 +83,15 @@ describe('distributed mode: Kafka out for 30 s during a sale', () => {
     stops.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
     const ports = await freePortRun();
     const shop = await startDistributed({
-      env: {
+      env: saleShopEnv(ADMIN, {
         DATABASE_URL: db.url,
         REDIS_URL: redis.url,
         KAFKA_BROKERS: proxy.brokers,
         KAFKA_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
         DATA_DIR: dataDir,
-        ADMIN_EMAIL: ADMIN.email,
-        ADMIN_PASSWORD: ADMIN.password,
         JWT_SECRET: 'kafka-outage-e2e-secret-0123456789',
-        LOG_LEVEL: 'warn',
         MAX_LIVE_CHECKOUTS_PER_BUYER: '1000',
-        RAZORPAY_KEY_ID: undefined,
-        RAZORPAY_KEY_SECRET: undefined,
-      },
+      }),
       ...ports,
     });
     stops.push(() => shop.stop());
@@ -101,8 +99,7 @@ describe('distributed mode: Kafka out for 30 s during a sale', () => {
     const api = httpClient(base);
     progress('shop started');
 
-    const token = (await api<{ token: string }>('POST', '/api/auth/login', { body: ADMIN })).body.token;
-    expect(token).toBeTruthy();
+    const token = await adminToken(api, ADMIN);
     const productId = await createProduct(api, token, {
       name: 'Outage Kurta',
       price: '799',
@@ -146,22 +143,16 @@ describe('distributed mode: Kafka out for 30 s during a sale', () => {
       const c = await post(
         base,
         '/api/payment/create-order',
-        {
-          amount: 1,
-          currency: 'INR',
-          receipt: `outage_${n}`,
-          orderData: {
-            address: '12 Park Street, Kolkata',
-            pincode: '700016',
-            customerName: `Outage Buyer ${buyer}`,
-            customerPhone: '+919800000010',
-            customerEmail: `outage${buyer}@example.in`,
-            items: [{ productId, quantity: 1, size: null, color: null }],
-            // Before the outage only: while Kafka is out, checkout's view of a buyer's coupon use stays
-            // "unpaid" (its own events come back to it through Kafka), so a second use is refused (409).
-            couponCode: phase === 'before' && n % 3 === 0 ? COUPON.code : null,
-          },
-        },
+        saleOrder(`outage_${n}`, n, productId, {
+          address: '12 Park Street, Kolkata',
+          pincode: '700016',
+          customerName: `Outage Buyer ${buyer}`,
+          customerPhone: '+919800000010',
+          customerEmail: `outage${buyer}@example.in`,
+          // Before the outage only: while Kafka is out, checkout's view of a buyer's coupon use stays
+          // "unpaid" (its own events come back to it through Kafka), so a second use is refused (409).
+          couponCode: phase === 'before' && n % 3 === 0 ? COUPON.code : null,
+        }),
         auth,
       );
       p.createStatus = c === 'cut' ? 'cut' : c.status;

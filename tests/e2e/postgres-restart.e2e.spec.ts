@@ -9,7 +9,7 @@ import { freePort } from '../../services/shared/src/db/free-port.ts';
 import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { attempt, type Outcome } from './support/graceful-stop.ts';
-import { createProduct, type OrderView } from './support/sale.ts';
+import { createProduct, saleOrder, type OrderView } from './support/sale.ts';
 import { spawnShop, stop, waitHealthy, type ShopProcess } from './support/shop-process.ts';
 import { expectLedgerBalanced } from './support/stock-ledger.ts';
 
@@ -101,19 +101,7 @@ describe('the Postgres server restarts under load (embedded mode on an external 
         const created = await ask('create-order', '/api/payment/create-order', {
           method: 'POST',
           headers: from,
-          body: JSON.stringify({
-            amount: 1,
-            currency: 'INR',
-            receipt: `restart_${n}`,
-            orderData: {
-              address: '12 MG Road, Bengaluru',
-              pincode: '560001',
-              customerName: `Buyer ${n}`,
-              customerPhone: '+919800000000',
-              customerEmail: `buyer${n}@example.in`,
-              items: [{ productId, quantity: 1, size: null, color: null }],
-            },
-          }),
+          body: JSON.stringify(saleOrder(`restart_${n}`, n, productId)),
         });
         if (created.status !== 201) {
           if (created.status === 409) return; // sold out

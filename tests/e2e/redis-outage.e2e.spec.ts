@@ -11,7 +11,15 @@ import { createTestDatabase } from '@shop/test-support/test-database';
 import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { expectLedgerBalanced } from './support/stock-ledger.ts';
-import { createProduct, post, type OrderView, type PayResponse } from './support/sale.ts';
+import {
+  adminToken,
+  createProduct,
+  post,
+  progressLog,
+  saleShopEnv,
+  type OrderView,
+  type PayResponse,
+} from './support/sale.ts';
 
 /**
  * Issue 13, distributed mode: the shop's Redis (cache, pub/sub, BullMQ jobs) stops for a while and comes
@@ -42,8 +50,7 @@ interface ProductView {
 describe('distributed mode: Redis down, then back empty', () => {
   it('reads answer from Postgres and buyers buy while it is down; the cache and the sweeps resume after', async () => {
     const t0 = Date.now();
-    const progress = (what: string) =>
-      console.log(`[redis-outage +${((Date.now() - t0) / 1000).toFixed(1)} s] ${what}`);
+    const progress = progressLog('redis-outage', t0);
     const db = await createTestDatabase({ migrate: false });
     stops.push(db.drop);
     let redis = await startTestRedis();
@@ -52,19 +59,14 @@ describe('distributed mode: Redis down, then back empty', () => {
     stops.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
     const ports = await freePortRun();
     const shop = await startDistributed({
-      env: {
+      env: saleShopEnv(ADMIN, {
         DATABASE_URL: db.url,
         REDIS_URL: redis.url,
         KAFKA_BROKERS: undefined,
         DATA_DIR: dataDir,
-        ADMIN_EMAIL: ADMIN.email,
-        ADMIN_PASSWORD: ADMIN.password,
         JWT_SECRET: 'redis-outage-e2e-secret-0123456789',
-        LOG_LEVEL: 'warn',
         RESERVATION_TTL_SECONDS: String(TTL_SECONDS),
-        RAZORPAY_KEY_ID: undefined,
-        RAZORPAY_KEY_SECRET: undefined,
-      },
+      }),
       ...ports,
     });
     stops.push(() => shop.stop());
@@ -72,8 +74,7 @@ describe('distributed mode: Redis down, then back empty', () => {
     const api = httpClient(base);
     progress('shop started');
 
-    const token = (await api<{ token: string }>('POST', '/api/auth/login', { body: ADMIN })).body.token;
-    expect(token).toBeTruthy();
+    const token = await adminToken(api, ADMIN);
     const productId = await createProduct(api, token, {
       name: 'Redis Outage Saree',
       price: '1499',

@@ -7,7 +7,7 @@ import { freePort } from '../../services/shared/src/db/free-port.ts';
 import { httpClient } from '@shop/test-support/http';
 import { attempt, exitOf, openSse, probeWhileStopping, type Outcome } from './support/graceful-stop.ts';
 import { spawnShop, stop, waitHealthy, type ShopProcess } from './support/shop-process.ts';
-import { createProduct } from './support/sale.ts';
+import { createProduct, saleOrder } from './support/sale.ts';
 
 /**
  * Issue 13: SIGTERM to the shop (embedded default) while a crowd of buyers' create-orders and catalogue
@@ -28,19 +28,7 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-const createOrder = (productId: string, n: number) => ({
-  amount: 1,
-  currency: 'INR',
-  receipt: `stop_${n}`,
-  orderData: {
-    address: '12 MG Road, Bengaluru',
-    pincode: '560001',
-    customerName: `Buyer ${n}`,
-    customerPhone: '+919800000000',
-    customerEmail: `buyer${n}@example.in`,
-    items: [{ productId, quantity: 1, size: null, color: null }],
-  },
-});
+const createOrder = (productId: string, n: number) => saleOrder(`stop_${n}`, n, productId);
 
 describe('SIGTERM to the shop (embedded default)', () => {
   it('answers every request in flight, ends the push stream cleanly, refuses new work, and exits 0', async () => {

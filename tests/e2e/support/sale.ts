@@ -58,3 +58,91 @@ export async function createSaleCoupon(
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
 }
+
+/** A line printer for a long test's progress: `[label +12.3 s] what`, the time since `t0`. */
+export const progressLog =
+  (label: string, t0: number) =>
+  (what: string): void =>
+    console.log(`[${label} +${((Date.now() - t0) / 1000).toFixed(1)} s] ${what}`);
+
+/**
+ * The environment of a distributed sale shop: `env` (its stores, data folder, secrets) with the admin it seeds,
+ * warn-level logs, and no Razorpay keys (the provider is the shop's own sandbox).
+ */
+export const saleShopEnv = (
+  admin: { email: string; password: string },
+  env: Record<string, string | undefined>,
+): Record<string, string | undefined> => ({
+  ...env,
+  ADMIN_EMAIL: admin.email,
+  ADMIN_PASSWORD: admin.password,
+  LOG_LEVEL: 'warn',
+  RAZORPAY_KEY_ID: undefined,
+  RAZORPAY_KEY_SECRET: undefined,
+});
+
+/** The admin's token from /api/auth/login (the test fails here when the login is refused). */
+export async function adminToken(api: HttpClient, admin: { email: string; password: string }): Promise<string> {
+  const token = (await api<{ token: string }>('POST', '/api/auth/login', { body: admin })).body.token;
+  expect(token).toBeTruthy();
+  return token;
+}
+
+/**
+ * A guest's create-order body: buyer `n` buys one unit of the product (no size, no colour) with the receipt
+ * given; `orderData` adds to or replaces the buyer's details (address, name, phone, e-mail, coupon, ...).
+ */
+export const saleOrder = (receipt: string, n: number, productId: string, orderData: Record<string, unknown> = {}) => ({
+  amount: 1,
+  currency: 'INR',
+  receipt,
+  orderData: {
+    address: '12 MG Road, Bengaluru',
+    pincode: '560001',
+    customerName: `Buyer ${n}`,
+    customerPhone: '+919800000000',
+    customerEmail: `buyer${n}@example.in`,
+    items: [{ productId, quantity: 1, size: null, color: null }],
+    ...orderData,
+  },
+});
+
+/** What one buyer of a crash sale saw; 'cut': the request was cut off (its process died under it). */
+export interface SaleBuyer {
+  n: number;
+  created?: string; // provider order id
+  createStatus?: number | 'cut';
+  paid?: PayResponse | 'cut' | 'refused';
+  verified?: { status: number | 'cut'; orderNumber?: string | null };
+}
+
+/**
+ * One buyer of a crash sale, recorded in `b`: create-order with `order` from `headers`; every fourth buyer
+ * then walks away without paying; the others pay in the sandbox and verify from `verifyHeaders`, `onVerify`
+ * running the moment the verify is on its way (where a test kills a process). Answers the verify's answer.
+ */
+export async function crashSaleBuy(
+  base: string,
+  b: SaleBuyer,
+  order: unknown,
+  headers: Record<string, string>,
+  verifyHeaders: Record<string, string>,
+  onVerify: () => void,
+): Promise<{ status: number; body: Record<string, unknown> } | 'cut' | undefined> {
+  const c = await post(base, '/api/payment/create-order', order, headers);
+  if (c === 'cut') return void (b.createStatus = 'cut');
+  b.createStatus = c.status;
+  if (c.status !== 201) return;
+  b.created = c.body.id as string;
+  if (b.n % 4 === 0) return; // walks away without paying
+  const p = await post(base, `/razorpay-sandbox/v1/checkout/orders/${b.created}/pay`, {});
+  if (p === 'cut') return void (b.paid = 'cut');
+  if (p.status !== 200) return void (b.paid = 'refused');
+  b.paid = p.body as unknown as PayResponse;
+  const pending = post(base, '/api/payment/verify', b.paid, verifyHeaders);
+  onVerify();
+  const v = await pending;
+  if (v === 'cut') b.verified = { status: 'cut' };
+  else b.verified = { status: v.status, orderNumber: v.body.orderNumber as string | null | undefined };
+  return v;
+}
