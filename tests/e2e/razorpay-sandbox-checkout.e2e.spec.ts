@@ -1,17 +1,12 @@
-import type { Server } from 'node:http';
 import express from 'express';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { listen } from '../../services/shared/src/runtime/host.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
   createRazorpayProvider,
-  createRazorpaySandbox,
   verifyPaymentSignature,
   type PaymentProvider,
-  type RazorpaySandbox,
 } from '../../services/checkout/src/payment-provider/index.ts';
-import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
-import { launchBrowser } from './support/browser.ts';
+import { useSandboxBrowser } from './support/sandbox-browser.ts';
 import { waitUntil } from '@shop/test-support/wait-until';
 
 /**
@@ -29,21 +24,10 @@ interface Report {
   data: Record<string, unknown> & { dialogOpen?: boolean };
 }
 
-const servers: Server[] = [];
-let db: TestDatabase;
-let sandbox: RazorpaySandbox;
 let sandboxUrl: string;
 let shopUrl: string;
 let provider: PaymentProvider;
 const reports: Report[] = [];
-let browser: Browser;
-let context: BrowserContext | undefined;
-
-async function serve(app: express.Express): Promise<string> {
-  const { server, port } = await listen(app, 0, '127.0.0.1');
-  servers.push(server);
-  return `http://127.0.0.1:${port}`;
-}
 
 // The shop page: plain JavaScript, the way the web app will use window.Razorpay.
 const page = (sandboxBase: string) => `<!doctype html>
@@ -80,10 +64,7 @@ window.addEventListener('error', (e) => report('page-error', { message: String(e
 })();
 </script></body></html>`;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  db = await createTestDatabase();
-  sandbox = createRazorpaySandbox({ keyId, keySecret, pool: db.pool, basePath: '/razorpay-sandbox' });
+const env = useSandboxBrowser({ keyId, keySecret }, async ({ sandbox, serve }) => {
   const sandboxApp = express();
   sandboxApp.use('/razorpay-sandbox', sandbox.router);
   sandboxUrl = `${await serve(sandboxApp)}/razorpay-sandbox`;
@@ -99,25 +80,9 @@ beforeAll(async () => {
   shopUrl = await serve(shop);
 });
 
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await sandbox?.close();
-  for (const s of servers) {
-    s.closeAllConnections();
-    await new Promise((r) => s.close(r));
-  }
-  await db?.drop();
-});
-
 /** A fresh browser context (no shared storage) on the shop page; page errors are reported like the page's own. */
 async function openPage(scenario: string, url: string): Promise<Page> {
-  context = await browser.newContext();
-  const page = await context.newPage();
+  const page = await env.newPage();
   page.on('pageerror', (error) => reports.push({ scenario, kind: 'page-error', data: { message: String(error) } }));
   await page.goto(url);
   return page;

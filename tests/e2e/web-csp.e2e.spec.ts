@@ -1,22 +1,16 @@
 import fs from 'node:fs';
-import type { Server } from 'node:http';
 import path from 'node:path';
 import express from 'express';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { listen } from '../../services/shared/src/runtime/host.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createRazorpayProvider,
-  createRazorpaySandbox,
   verifyPaymentSignature,
   type PaymentProvider,
-  type RazorpaySandbox,
 } from '../../services/checkout/src/payment-provider/index.ts';
 import { setWebSecurityHeaders, WEB_DIST } from '../../services/gateway/src/web.ts';
-import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import { waitUntil } from '@shop/test-support/wait-until';
-import { launchBrowser } from './support/browser.ts';
+import { useSandboxBrowser } from './support/sandbox-browser.ts';
 
 /**
  * Issue 15, defect 8: the web app's Content-Security-Policy in a real browser (Debian's headless Chromium
@@ -34,14 +28,9 @@ interface Report {
   data: Record<string, unknown>;
 }
 
-const servers: Server[] = [];
 const reports: Report[] = [];
-let db: TestDatabase;
-let sandbox: RazorpaySandbox;
 let provider: PaymentProvider;
 let originUrl: string;
-let browser: Browser;
-let context: BrowserContext | undefined;
 
 // Same-origin, external: the CSP allows no inline script, so the page's logic lives in /probe.js.
 const PROBE = `
@@ -73,10 +62,7 @@ const PAGE = `<!doctype html>
 <script>fetch('/report', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"kind":"inline-ran","data":{}}' });</script>
 </body></html>`;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  db = await createTestDatabase();
-  sandbox = createRazorpaySandbox({ keyId, keySecret, pool: db.pool, basePath: '/razorpay-sandbox' });
+const env = useSandboxBrowser({ keyId, keySecret }, async ({ sandbox, serve }) => {
   const app = express();
   app.use('/razorpay-sandbox', sandbox.router);
   app.get('/probe.js', (_req, res) => {
@@ -91,31 +77,13 @@ beforeAll(async () => {
     reports.push(req.body as Report);
     res.sendStatus(204);
   });
-  const { server, port } = await listen(app, 0, '127.0.0.1');
-  servers.push(server);
-  originUrl = `http://127.0.0.1:${port}`;
+  originUrl = await serve(app);
   provider = createRazorpayProvider({ keyId, keySecret, apiUrl: `${originUrl}/razorpay-sandbox` });
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await sandbox?.close();
-  for (const s of servers) {
-    s.closeAllConnections();
-    await new Promise((r) => s.close(r));
-  }
-  await db?.drop();
 });
 
 /** A fresh browser context (no shared storage or cache); page errors are reported like the page's own. */
 async function openPage() {
-  context = await browser.newContext();
-  const page = await context.newPage();
+  const page = await env.newPage();
   page.on('pageerror', (error) => reports.push({ kind: 'page-error', data: { message: String(error) } }));
   return page;
 }
