@@ -1,4 +1,5 @@
 import type { Infrastructure } from '@shop/shared/runtime/infrastructure';
+import type { ServiceContext } from '@shop/shared/runtime/service';
 import type { TestDatabase } from '@shop/test-support/test-database';
 import { startTestHost } from '@shop/test-support/test-host';
 import { createCatalogService } from '../index.ts';
@@ -32,26 +33,28 @@ export async function startCatalogTestHost(env: Record<string, string> = {}): Pr
     infra: host.infra,
     catalog,
     advanceClock: (ms) => void (skewMs += ms),
-    async createProduct(name, stock) {
-      const { productId, written } = await catalog.catalog.createProduct(
-        {
-          name,
-          pricePaise: 10_000,
-          description: '',
-          category: 'Men',
-          size: '',
-          color: '',
-          brand: '',
-          material: '',
-          image: '',
-        },
-        stock,
-      );
-      for (const w of written)
-        if (!(await host.ctx.waitForProjection({ schema: 'catalog', consumer: PRODUCTS_PROJECTION, ...w })))
-          throw new Error(`products projection did not reach ${w.streamId}@${w.version}`);
-      return productId;
-    },
+    createProduct: (name, stock) =>
+      createProductAndWait(catalog, host.ctx, { name, pricePaise: 10_000 }, stock),
     stop: host.stop,
   };
+}
+
+/**
+ * Creates a product of the Men category with this name and price (nothing else filled in) and waits until
+ * the products read model shows it, as the API does (checkout prices from that read model); its id.
+ */
+export async function createProductAndWait(
+  catalog: ReturnType<typeof createCatalogService>,
+  ctx: Pick<ServiceContext, 'waitForProjection'>,
+  product: { name: string; pricePaise: number },
+  stock: Required<StockInput>,
+): Promise<string> {
+  const { productId, written } = await catalog.catalog.createProduct(
+    { ...product, description: '', category: 'Men', size: '', color: '', brand: '', material: '', image: '' },
+    stock,
+  );
+  for (const w of written)
+    if (!(await ctx.waitForProjection({ schema: 'catalog', consumer: PRODUCTS_PROJECTION, ...w })))
+      throw new Error(`products projection did not reach ${w.streamId}@${w.version}`);
+  return productId;
 }

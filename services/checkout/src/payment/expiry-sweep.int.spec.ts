@@ -6,12 +6,13 @@ import { Writable } from 'node:stream';
 import express from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCatalogService, PRODUCTS_PROJECTION } from '@shop/catalog';
+import { createCatalogService } from '@shop/catalog';
 import { loadConfig } from '@shop/shared/config/config';
 import { listen, startModules } from '@shop/shared/runtime/host';
 import { createInfrastructure, type Infrastructure } from '@shop/shared/runtime/infrastructure';
 import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { waitUntil } from '@shop/test-support/wait-until';
+import { createProductAndWait } from '../../../catalog/src/testing/catalog-test-host.ts';
 import { Coupons } from '../coupons/index.ts';
 import { createCheckoutService } from '../index.ts';
 import { createRazorpayProvider } from '../payment-provider/razorpay-provider.ts';
@@ -140,28 +141,14 @@ async function sweep() {
 }
 
 let productSeq = 0;
-async function newProduct(quantity: number): Promise<string> {
-  const { productId, written } = await catalog.catalog.createProduct(
-    {
-      name: `Sweep Kurta ${++productSeq}`,
-      pricePaise: 99_900,
-      description: '',
-      category: 'Men',
-      size: '',
-      color: '',
-      brand: '',
-      material: '',
-      image: '',
-    },
+// Checkout prices from the products read model: wait until it has the product, as the API does.
+const newProduct = (quantity: number): Promise<string> =>
+  createProductAndWait(
+    catalog,
+    infra.context,
+    { name: `Sweep Kurta ${++productSeq}`, pricePaise: 99_900 },
     { quantity, sizeQuantities: [] },
   );
-  // Checkout prices from the products read model: wait until it has the product, as the API does.
-  for (const w of written) {
-    const seen = await infra.context.waitForProjection({ schema: 'catalog', consumer: PRODUCTS_PROJECTION, ...w });
-    if (!seen) throw new Error(`products projection did not reach ${w.streamId}@${w.version}`);
-  }
-  return productId;
-}
 
 let buyerSeq = 0;
 /** A checkout of one unit, as create-order makes it (stock held, provider order created, event appended). */
