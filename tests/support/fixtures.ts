@@ -21,3 +21,17 @@ export async function createProduct(api: HttpClient, token: string, fields: Reco
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return created.body.id;
 }
+
+/**
+ * Makes a coupon through the admin API: 10% off any order (no minimum), with `coupon`'s code, usage limit
+ * and any other fields; answers the shop's reply for the caller to check.
+ */
+export const createTenPercentCoupon = (
+  api: HttpClient,
+  token: string,
+  coupon: { code: string; usageLimit: number } & Record<string, unknown>,
+) =>
+  api<Record<string, unknown>>('POST', '/api/coupons', {
+    token,
+    body: { ...coupon, discountType: 'percentage', discountValue: 10, minOrderAmount: 0 },
+  });

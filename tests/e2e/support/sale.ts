@@ -1,6 +1,8 @@
 import { expect } from 'vitest';
 import type { HttpClient } from '@shop/test-support/http';
 
+import { createTenPercentCoupon } from '@shop/test-support/fixtures';
+
 export { createProduct } from '@shop/test-support/fixtures';
 
 /**
@@ -52,10 +54,7 @@ export async function createSaleCoupon(
   token: string,
   coupon: { code: string; usageLimit: number; description: string },
 ): Promise<void> {
-  const created = await api<CouponView>('POST', '/api/coupons', {
-    token,
-    body: { ...coupon, discountType: 'percentage', discountValue: 10, minOrderAmount: 0 },
-  });
+  const created = await createTenPercentCoupon(api, token, coupon);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
 }
 

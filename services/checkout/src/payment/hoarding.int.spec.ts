@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPay } from '../payment-provider/sandbox/sandbox-pay.ts';
 import { TOO_MANY_CHECKOUTS } from './live-checkouts.ts';
+import { createTenPercentCoupon } from '@shop/test-support/fixtures';
 import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import { waitUntil } from '@shop/test-support/wait-until';
 
@@ -239,17 +240,7 @@ describe('issue 15: hoarding stock and coupons, and open orders bound to their o
 
   it('defect 4: 5 concurrent unpaid guest checkouts from one address hold a limit-5 coupon once, so 4 other buyers still get it', async () => {
     const productId = await t.createProduct({ name: 'Coupon Hoard Tee', price: '1000', quantity: '100' }, admin);
-    const c = await shop.api('POST', '/api/coupons', {
-      token: admin,
-      body: {
-        code: 'HOARD5',
-        discountType: 'percentage',
-        discountValue: 10,
-        minOrderAmount: 0,
-        usageLimit: 5,
-        isActive: true,
-      },
-    });
+    const c = await createTenPercentCoupon(shop.api, admin, { code: 'HOARD5', usageLimit: 5, isActive: true });
     expect(c.status).toBeLessThan(300);
     const address = newAddress();
     const heldMessage =

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPay } from '../payment-provider/sandbox/sandbox-pay.ts';
 import { paymentSettings } from './provider-settings.ts';
+import { createTenPercentCoupon } from '@shop/test-support/fixtures';
 import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import { waitUntil } from '@shop/test-support/wait-until';
 
@@ -154,17 +155,7 @@ describe('purchase saga through the gateway', () => {
 
   it('a coupon with usage limit 5 used by 50 concurrent checkouts gives exactly 5 discounted orders', async () => {
     const productId = await createProduct({ name: 'Coupon Tee', price: '1000', quantity: '100', category: 'Men' });
-    const c = await shop.api('POST', '/api/coupons', {
-      token: admin,
-      body: {
-        code: 'FLASH5',
-        discountType: 'percentage',
-        discountValue: 10,
-        minOrderAmount: 0,
-        usageLimit: 5,
-        isActive: true,
-      },
-    });
+    const c = await createTenPercentCoupon(shop.api, admin, { code: 'FLASH5', usageLimit: 5, isActive: true });
     expect(c.status).toBeLessThan(300);
     const attempts = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
