@@ -9,12 +9,9 @@ import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { openEventStream } from '../../services/order/src/testing/sse-client.ts';
 import { sandboxPay } from '../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
+import { PNG_1X1 as PNG } from '@shop/test-support/fixtures';
 import { freePortRun } from '@shop/test-support/port-run';
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 const ADMIN = { email: 'ops@shop.local', password: 'ops-password-1' };
 
 let db: TestDatabase;

@@ -35,3 +35,9 @@ export const createTenPercentCoupon = (
     token,
     body: { ...coupon, discountType: 'percentage', discountValue: 10, minOrderAmount: 0 },
   });
+
+/** A 1x1 transparent PNG: an image upload the shop accepts. */
+export const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);

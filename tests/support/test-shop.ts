@@ -46,3 +46,18 @@ export async function startTestShop(
     },
   };
 }
+
+/** A test shop (`opts` as startTestShop takes them) with the admin's token and one signed-up shopper's. */
+export async function startShopWithShopper(
+  opts: Parameters<typeof startTestShop>[0],
+  shopper: { name: string; email: string; phone: string },
+): Promise<{ shop: TestShop; admin: string; shopper: string }> {
+  const shop = await startTestShop(opts);
+  try {
+    const admin = await shop.login();
+    return { shop, admin, shopper: (await shop.signUp(shopper.name, shopper.email, shopper.phone)).token };
+  } catch (err) {
+    await shop.stop();
+    throw err;
+  }
+}

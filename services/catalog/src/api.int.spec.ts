@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartForm, type FormFile } from '@shop/test-support/http';
-import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { startShopWithShopper, type TestShop } from '@shop/test-support/test-shop';
+import { PNG_1X1 as PNG } from '@shop/test-support/fixtures';
 
 interface Product {
   id: string;
@@ -13,19 +14,12 @@ interface Product {
   category: string;
 }
 
-// 1x1 transparent PNG
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 let shop: TestShop;
 let admin: string;
 let shopper: string;
 beforeAll(async () => {
-  shop = await startTestShop({ seed: true });
-  admin = await shop.login();
-  shopper = (await shop.signUp('Ravi', 'ravi@example.in', '+919800000002')).token;
+  ({ shop, admin, shopper } = await startShopWithShopper({ seed: true }, { name: 'Ravi', email: 'ravi@example.in', phone: '+919800000002' }));
 });
 afterAll(() => shop.stop());
 

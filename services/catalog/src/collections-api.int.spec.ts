@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '@shop/shared/db/pool';
 import type { RecordedEvent } from '@shop/shared/eventstore/types';
 import { multipartForm, type FormFile } from '@shop/test-support/http';
-import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { startShopWithShopper, type TestShop } from '@shop/test-support/test-shop';
+import { PNG_1X1 as PNG } from '@shop/test-support/fixtures';
 import { collectionsProjection } from './read-models/collections/collections-projection.ts';
 
 interface Collection {
@@ -19,19 +20,12 @@ interface Product {
   isDelisted: boolean;
 }
 
-// 1x1 transparent PNG
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 let shop: TestShop;
 let admin: string;
 let shopper: string;
 beforeAll(async () => {
-  shop = await startTestShop();
-  admin = await shop.login();
-  shopper = (await shop.signUp('Meera', 'meera@example.in', '+919800000003')).token;
+  ({ shop, admin, shopper } = await startShopWithShopper({}, { name: 'Meera', email: 'meera@example.in', phone: '+919800000003' }));
 });
 afterAll(() => shop.stop());
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartForm } from '@shop/test-support/http';
-import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { startShopWithShopper, type TestShop } from '@shop/test-support/test-shop';
 
 interface Slide {
   name: string;
@@ -26,9 +26,7 @@ let shop: TestShop;
 let admin: string;
 let shopper: string;
 beforeAll(async () => {
-  shop = await startTestShop();
-  admin = await shop.login();
-  shopper = (await shop.signUp('Ravi', 'ravi@example.in', '+919800000002')).token;
+  ({ shop, admin, shopper } = await startShopWithShopper({}, { name: 'Ravi', email: 'ravi@example.in', phone: '+919800000002' }));
 });
 afterAll(() => shop?.stop());
 
