@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { paymentStreamId } from '@shop/shared/contracts/payment-events';
 import { decidePayment, initialPaymentState, type PaymentCommand } from './decider.ts';
 import { buyerOf, expiryOf, holdAndPrice, releaseHolds } from './hold-and-price.ts';
+import { livePlaceBackstopMs } from './live-checkouts.ts';
 import type { CheckoutRequest, PaymentPorts } from './ports.ts';
 
 /** What create-order answers (the seeds' shape for the Razorpay checkout widget). */
@@ -25,7 +26,7 @@ export async function createOrder(p: PaymentPorts, req: CheckoutRequest): Promis
   const takePlace = async () => {
     const now = p.clock();
     // The place normally goes when the order is paid or expires; this is a backstop for a crash in between.
-    const backstop = new Date(now.getTime() + 2 * p.reservationTtlMs + 60_000);
+    const backstop = new Date(now.getTime() + livePlaceBackstopMs(p.reservationTtlMs));
     await p.liveCheckouts.take(buyerOf(p, req).key, reservationId, now, backstop);
   };
   let placeTaken = false;

@@ -9,6 +9,13 @@ export const TOO_MANY_CHECKOUTS =
   'You have too many unpaid checkouts open; pay for one or wait for one to expire, then try again';
 
 /**
+ * How long after it was taken a live-checkout place lapses on its own: the backstop for a checkout whose process
+ * died before it could give the place back (twice the hold, plus a minute). The orphan-checkouts job settles such
+ * a place only after this.
+ */
+export const livePlaceBackstopMs = (reservationTtlMs: number): number => 2 * reservationTtlMs + 60_000;
+
+/**
  * The unpaid checkouts each buyer holds stock with (`checkout.live_checkouts`), capped at `max` per buyer so
  * that one caller cannot hold a sale's stock through many checkouts. A place is taken right after the stock
  * is held (a refused place gives the stock back before answering) and given back when the order is paid or
