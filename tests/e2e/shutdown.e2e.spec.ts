@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { clearPreviousServer } from '../../services/shared/src/db/postgres-process.ts';
 import { freePort } from '../../services/shared/src/db/free-port.ts';
 import { httpClient } from '@shop/test-support/http';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { attempt, exitOf, openSse, probeWhileStopping, type Outcome } from './support/graceful-stop.ts';
 import { spawnShop, stop, waitHealthy, type ShopProcess } from './support/shop-process.ts';
 import { createProduct, saleOrder } from './support/sale.ts';
@@ -49,8 +50,7 @@ describe('SIGTERM to the shop (embedded default)', () => {
 
     const sse = await openSse(`${s.base}/api/orders/stream?access_token=${encodeURIComponent(login.body.token)}`);
     // `ready`, then the admin's first figures
-    const until = Date.now() + 30_000;
-    while (!sse.events.includes('stats') && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(() => sse.events.includes('stats'), "the admin's first stats on the push stream", 30_000);
     expect(sse.events.slice(0, 2)).toEqual(['ready', 'stats']);
 
     // Open the crowd's keep-alive connections first, so its requests reach the shop at once rather than while

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { expect } from 'vitest';
 
 /** What the shutdown tests share: an SSE reader, a request that reports how it ended, a stop probe. */
@@ -109,17 +110,22 @@ export async function probeWhileStopping(
   let done = false;
   void exited.then(() => (done = true));
   const seen = { beforeStop: 0, refused: 0, resetAtClose: 0, shuttingDown: [] as Outcome[], other: [] as Outcome[] };
-  while (!done) {
-    // A new connection each time: a kept-alive one would not show whether new connections are taken.
-    const o = await attempt(url, { headers: { connection: 'close' }, timeoutMs: 5000 });
-    const stopping = seen.refused + seen.resetAtClose + seen.shuttingDown.length > 0;
-    if (o.status === 200 && !stopping) seen.beforeStop++;
-    else if (o.status === 'refused') seen.refused++;
-    else if (o.status === 'reset') seen.resetAtClose++;
-    else if (o.status === 503 && (o.body as { message?: string } | undefined)?.message === 'Shutting down')
-      seen.shuttingDown.push(o);
-    else if (!(done && o.status === 'cut')) seen.other.push(o); // a probe the exit itself cut is no answer
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitUntil(
+    async () => {
+      if (done) return true;
+      // A new connection each time: a kept-alive one would not show whether new connections are taken.
+      const o = await attempt(url, { headers: { connection: 'close' }, timeoutMs: 5000 });
+      const stopping = seen.refused + seen.resetAtClose + seen.shuttingDown.length > 0;
+      if (o.status === 200 && !stopping) seen.beforeStop++;
+      else if (o.status === 'refused') seen.refused++;
+      else if (o.status === 'reset') seen.resetAtClose++;
+      else if (o.status === 503 && (o.body as { message?: string } | undefined)?.message === 'Shutting down')
+        seen.shuttingDown.push(o);
+      else if (!(done && o.status === 'cut')) seen.other.push(o); // a probe the exit itself cut is no answer
+      return done;
+    },
+    `the process at ${url} to exit while probed`,
+    60_000,
+  );
   return seen;
 }

@@ -171,21 +171,23 @@ describe.each([
   it('runs a repeating job one run at a time across instances, even when a run outlasts its interval', async () => {
     const a = open();
     const b = open();
+    const EVERY_MS = 50;
     let running = 0;
     let mostAtOnce = 0;
     let runs = 0;
     const slowSweep = async () => {
       running += 1;
       mostAtOnce = Math.max(mostAtOnce, running);
-      // A sweep that takes three intervals: the next runs are due while this one is still going.
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      // A sweep that outlasts three intervals: the next runs are due while this one is still going.
+      const started = Date.now();
+      await waitUntil(() => Date.now() - started >= 3 * EVERY_MS, 'the run to outlast three intervals', 5_000);
       running -= 1;
       runs += 1;
     };
     a.register('hold-expiry', slowSweep);
     b.register('hold-expiry', slowSweep);
     await Promise.all([a.start(), b.start()]);
-    await Promise.all([a.repeat('hold-expiry', 50), b.repeat('hold-expiry', 50)]);
+    await Promise.all([a.repeat('hold-expiry', EVERY_MS), b.repeat('hold-expiry', EVERY_MS)]);
     await waitUntil(() => runs >= 4, 'four runs');
     expect(mostAtOnce).toBe(1);
   });
