@@ -39,45 +39,45 @@ export interface SandboxPaymentResponse {
   razorpay_signature: string;
 }
 
+/** Razorpay's receipt and notes fields, with its own messages (orders and refunds take both). */
+const receiptField = z
+  .string({ error: 'The receipt must be a string.' })
+  .max(40, 'The receipt may not be greater than 40 characters.')
+  .optional();
+const notesField = z
+  .record(z.string(), z.union([z.string().max(256), z.number()]), { error: 'The notes must be an object.' })
+  .refine((n) => Object.keys(n).length <= 15, 'The notes may not have more than 15 items.')
+  .optional();
+
+/** Razorpay's amount rule, with its messages: whole paise, at least ₹1. */
+function checkAmount(v: unknown, ctx: z.RefinementCtx): void {
+  if (typeof v !== 'number' || !Number.isInteger(v))
+    ctx.addIssue({ code: 'custom', message: 'The amount must be an integer.' });
+  else if (v < 100) ctx.addIssue({ code: 'custom', message: 'The amount must be atleast INR 1.00' });
+}
+
 const createOrderBody = z.object({
   amount: z.unknown().superRefine((v, ctx) => {
     if (v === undefined || v === null || v === '')
       ctx.addIssue({ code: 'custom', message: 'The amount field is required.' });
-    else if (typeof v !== 'number' || !Number.isInteger(v))
-      ctx.addIssue({ code: 'custom', message: 'The amount must be an integer.' });
-    else if (v < 100) ctx.addIssue({ code: 'custom', message: 'The amount must be atleast INR 1.00' });
+    else checkAmount(v, ctx);
   }),
   currency: z.literal('INR', { error: 'Currency is not supported' }).default('INR'),
-  receipt: z
-    .string({ error: 'The receipt must be a string.' })
-    .max(40, 'The receipt may not be greater than 40 characters.')
-    .optional(),
-  notes: z
-    .record(z.string(), z.union([z.string().max(256), z.number()]), { error: 'The notes must be an object.' })
-    .refine((n) => Object.keys(n).length <= 15, 'The notes may not have more than 15 items.')
-    .optional(),
+  receipt: receiptField,
+  notes: notesField,
 });
 
 const refundBody = z.object({
   amount: z
     .unknown()
     .superRefine((v, ctx) => {
-      if (v === undefined) return;
-      if (typeof v !== 'number' || !Number.isInteger(v))
-        ctx.addIssue({ code: 'custom', message: 'The amount must be an integer.' });
-      else if (v < 100) ctx.addIssue({ code: 'custom', message: 'The amount must be atleast INR 1.00' });
+      if (v !== undefined) checkAmount(v, ctx);
     })
     .transform((v) => v as number | undefined)
     .optional(),
   speed: z.enum(['normal', 'optimum'], { error: 'The selected speed is invalid.' }).optional(),
-  receipt: z
-    .string({ error: 'The receipt must be a string.' })
-    .max(40, 'The receipt may not be greater than 40 characters.')
-    .optional(),
-  notes: z
-    .record(z.string(), z.union([z.string().max(256), z.number()]), { error: 'The notes must be an object.' })
-    .refine((n) => Object.keys(n).length <= 15, 'The notes may not have more than 15 items.')
-    .optional(),
+  receipt: receiptField,
+  notes: notesField,
 });
 
 const payerBody = z.object({
