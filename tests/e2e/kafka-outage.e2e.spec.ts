@@ -3,24 +3,19 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startDistributed } from '../../scripts/distributed-processes.ts';
 import { SERVICE_SCHEMAS } from '../../services/shared/src/runtime/infrastructure.ts';
 import { startMockKafka } from '@shop/test-support/kafka-broker';
 import { startKafkaCutProxy } from '@shop/test-support/kafka-cut-proxy';
-import { freePortRun } from '@shop/test-support/port-run';
 import { startTestRedis } from '@shop/test-support/redis-server';
 import { createTestDatabase } from '@shop/test-support/test-database';
-import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { expectLedgerBalanced } from './support/stock-ledger.ts';
 import {
-  adminToken,
-  createProduct,
   createSaleCoupon,
   post,
   progressLog,
   saleOrder,
-  saleShopEnv,
+  startDistributedSale,
   type CouponView,
   type OrderView,
   type PayResponse,
@@ -81,9 +76,9 @@ describe('distributed mode: Kafka out for 30 s during a sale', () => {
     stops.push(proxy.stop);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-kafka-outage-'));
     stops.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-    const ports = await freePortRun();
-    const shop = await startDistributed({
-      env: saleShopEnv(ADMIN, {
+    const { base, api, token, productId } = await startDistributedSale({
+      admin: ADMIN,
+      env: {
         DATABASE_URL: db.url,
         REDIS_URL: redis.url,
         KAFKA_BROKERS: proxy.brokers,
@@ -91,20 +86,15 @@ describe('distributed mode: Kafka out for 30 s during a sale', () => {
         DATA_DIR: dataDir,
         JWT_SECRET: 'kafka-outage-e2e-secret-0123456789',
         MAX_LIVE_CHECKOUTS_PER_BUYER: '1000',
-      }),
-      ...ports,
-    });
-    stops.push(() => shop.stop());
-    const base = `http://127.0.0.1:${ports.gatewayPort}`;
-    const api = httpClient(base);
-    progress('shop started');
-
-    const token = await adminToken(api, ADMIN);
-    const productId = await createProduct(api, token, {
-      name: 'Outage Kurta',
-      price: '799',
-      quantity: String(STOCK),
-      category: 'Men',
+      },
+      stops,
+      progress,
+      product: {
+        name: 'Outage Kurta',
+        price: '799',
+        quantity: String(STOCK),
+        category: 'Men',
+      },
     });
     await createSaleCoupon(api, token, { ...COUPON, description: 'kafka outage sale' });
     const buyerTokens: string[] = [];

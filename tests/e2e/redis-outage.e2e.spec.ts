@@ -4,22 +4,11 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startDistributed } from '../../scripts/distributed-processes.ts';
-import { freePortRun } from '@shop/test-support/port-run';
 import { startTestRedis } from '@shop/test-support/redis-server';
 import { createTestDatabase } from '@shop/test-support/test-database';
-import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { expectLedgerBalanced } from './support/stock-ledger.ts';
-import {
-  adminToken,
-  createProduct,
-  post,
-  progressLog,
-  saleShopEnv,
-  type OrderView,
-  type PayResponse,
-} from './support/sale.ts';
+import { post, progressLog, startDistributedSale, type OrderView, type PayResponse } from './support/sale.ts';
 
 /**
  * Issue 13, distributed mode: the shop's Redis (cache, pub/sub, BullMQ jobs) stops for a while and comes
@@ -57,29 +46,24 @@ describe('distributed mode: Redis down, then back empty', () => {
     stops.push(() => redis.stop());
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-redis-outage-'));
     stops.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-    const ports = await freePortRun();
-    const shop = await startDistributed({
-      env: saleShopEnv(ADMIN, {
+    const { base, api, token, productId } = await startDistributedSale({
+      admin: ADMIN,
+      env: {
         DATABASE_URL: db.url,
         REDIS_URL: redis.url,
         KAFKA_BROKERS: undefined,
         DATA_DIR: dataDir,
         JWT_SECRET: 'redis-outage-e2e-secret-0123456789',
         RESERVATION_TTL_SECONDS: String(TTL_SECONDS),
-      }),
-      ...ports,
-    });
-    stops.push(() => shop.stop());
-    const base = `http://127.0.0.1:${ports.gatewayPort}`;
-    const api = httpClient(base);
-    progress('shop started');
-
-    const token = await adminToken(api, ADMIN);
-    const productId = await createProduct(api, token, {
-      name: 'Redis Outage Saree',
-      price: '1499',
-      quantity: String(STOCK),
-      category: 'Women',
+      },
+      stops,
+      progress,
+      product: {
+        name: 'Redis Outage Saree',
+        price: '1499',
+        quantity: String(STOCK),
+        category: 'Women',
+      },
     });
     const pool = new pg.Pool({ connectionString: db.url, max: 2 });
     stops.push(() => pool.end());

@@ -1,9 +1,10 @@
 import { expect } from 'vitest';
-import type { HttpClient } from '@shop/test-support/http';
+import { httpClient, type HttpClient } from '@shop/test-support/http';
+import { freePortRun } from '@shop/test-support/port-run';
+import { startDistributed } from '../../../scripts/distributed-processes.ts';
+import { createProduct, createTenPercentCoupon } from '@shop/test-support/fixtures';
 
-import { createTenPercentCoupon } from '@shop/test-support/fixtures';
-
-export { createProduct } from '@shop/test-support/fixtures';
+export { createProduct };
 
 /**
  * What the sale, outage, restart and shutdown e2e tests share: setting up the sale (a product, a coupon),
@@ -85,6 +86,28 @@ export async function adminToken(api: HttpClient, admin: { email: string; passwo
   const token = (await api<{ token: string }>('POST', '/api/auth/login', { body: admin })).body.token;
   expect(token).toBeTruthy();
   return token;
+}
+
+/**
+ * A distributed sale shop on free ports (`saleShopEnv(admin, env)`), stopped with the test's `stops`, and the
+ * sale's product created by its admin: the gateway's base URL, a client, the admin's token and the product id.
+ */
+export async function startDistributedSale(opts: {
+  admin: { email: string; password: string };
+  env: Record<string, string | undefined>;
+  stops: Array<() => Promise<void>>;
+  progress: (what: string) => void;
+  product: Record<string, string>;
+}): Promise<{ base: string; api: HttpClient; token: string; productId: string }> {
+  const ports = await freePortRun();
+  const shop = await startDistributed({ env: saleShopEnv(opts.admin, opts.env), ...ports });
+  opts.stops.push(() => shop.stop());
+  const base = `http://127.0.0.1:${ports.gatewayPort}`;
+  const api = httpClient(base);
+  opts.progress('shop started');
+  const token = await adminToken(api, opts.admin);
+  const productId = await createProduct(api, token, opts.product);
+  return { base, api, token, productId };
 }
 
 /**
