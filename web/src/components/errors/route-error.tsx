@@ -1,6 +1,7 @@
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { PageTitle } from '@/components/seo/page-title';
+import { NotFound } from './not-found';
 
 // A lazily loaded page whose chunk is gone (a deploy happened since this tab loaded) is fixed by a reload.
 function isChunkLoadError(error: unknown): boolean {
@@ -11,18 +12,7 @@ function isChunkLoadError(error: unknown): boolean {
 export function RouteError() {
   const error = useRouteError();
 
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <section className="container page empty-state">
-        <PageTitle title="Page not found" />
-        <h1 className="page-title">Page not found</h1>
-        <p>The page you are looking for does not exist.</p>
-        <Link className="btn btn-primary" to={paths.home.getHref()}>
-          Go to the homepage
-        </Link>
-      </section>
-    );
-  }
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
 
   const detail = isRouteErrorResponse(error)
     ? `${error.status} ${error.statusText}`
