@@ -6,6 +6,7 @@ import { NotFoundError, UnauthorizedError, UnavailableError } from '@shop/shared
 import { loginLimits } from '@shop/shared/http/login-limits';
 import { rateLimit } from '@shop/shared/http/rate-limit';
 import { parseInput } from '@shop/shared/http/validation';
+import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import type { Accounts } from './accounts.ts';
 import { GENDERS, userStreamId } from './user/events.ts';
@@ -62,17 +63,16 @@ export function accountsRouter(ctx: ServiceContext, accounts: Accounts): Router 
     message: 'Too many sign-ups from this address, please try again in a minute',
   });
 
+  const NOT_YET_READABLE = 'Account saved but not yet readable, please retry in a moment';
   const waitForUser = async (userId: string, version: number) => {
-    const ok = await ctx.waitForProjection({
-      schema: 'accounts',
-      consumer: USERS_PROJECTION,
-      streamId: userStreamId(userId),
-      version,
-      timeoutMs: 5000,
-    });
-    if (!ok) throw new UnavailableError('Account saved but not yet readable, please retry in a moment');
+    await awaitReadable(
+      ctx,
+      { schema: 'accounts', consumer: USERS_PROJECTION },
+      { streamId: userStreamId(userId), version },
+      NOT_YET_READABLE,
+    );
     const user = await findUserById(ctx.pool, userId);
-    if (!user) throw new UnavailableError('Account saved but not yet readable, please retry in a moment');
+    if (!user) throw new UnavailableError(NOT_YET_READABLE);
     return user;
   };
   const session = (user: UserView) => ({ user, token: tokens.sign(user) });

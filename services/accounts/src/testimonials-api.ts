@@ -1,8 +1,9 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { isServiceSubject, requireAdmin } from '@shop/shared/auth/tokens';
-import { NotFoundError, UnauthorizedError, UnavailableError } from '@shop/shared/errors/errors';
+import { NotFoundError, UnauthorizedError } from '@shop/shared/errors/errors';
 import { parseInput } from '@shop/shared/http/validation';
+import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import { RATING_MESSAGE } from './testimonial/decider.ts';
 import { DEFAULT_RATING, TESTIMONIAL_STATUSES, testimonialStreamId } from './testimonial/events.ts';
@@ -46,16 +47,13 @@ const MODERATED_MESSAGE = {
 export function testimonialsRouter(ctx: ServiceContext, testimonials: Testimonials): Router {
   const r = Router();
 
-  const waitForTestimonial = async (testimonialId: string, version: number) => {
-    const ok = await ctx.waitForProjection({
-      schema: 'accounts',
-      consumer: TESTIMONIALS_PROJECTION,
-      streamId: testimonialStreamId(testimonialId),
-      version,
-      timeoutMs: 5000,
-    });
-    if (!ok) throw new UnavailableError('Saved, but the testimonials list has not caught up yet; refresh in a moment');
-  };
+  const waitForTestimonial = (testimonialId: string, version: number) =>
+    awaitReadable(
+      ctx,
+      { schema: 'accounts', consumer: TESTIMONIALS_PROJECTION },
+      { streamId: testimonialStreamId(testimonialId), version },
+      'Saved, but the testimonials list has not caught up yet; refresh in a moment',
+    );
   const readBack = async (testimonialId: string, version: number) => {
     await waitForTestimonial(testimonialId, version);
     const found = await findTestimonial(ctx.pool, testimonialId);

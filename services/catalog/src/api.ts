@@ -1,9 +1,10 @@
 import express, { Router, type Request } from 'express';
 import { z } from 'zod';
 import { requireAdmin } from '@shop/shared/auth/tokens';
-import { NotFoundError, UnavailableError, ValidationError } from '@shop/shared/errors/errors';
+import { NotFoundError, ValidationError } from '@shop/shared/errors/errors';
 import { hundredthsInput } from '@shop/shared/http/amount-input';
 import { parseInput } from '@shop/shared/http/validation';
+import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import type { Catalog, Written } from './catalog.ts';
 import { PRODUCTS_PROJECTION } from './read-models/products/products-projection.ts';
@@ -124,15 +125,12 @@ export function catalogRouter(
   );
 
   const waitAndRead = async (productId: string, written: Written) => {
-    for (const w of written) {
-      const ok = await ctx.waitForProjection({
-        schema: 'catalog',
-        consumer: PRODUCTS_PROJECTION,
-        ...w,
-        timeoutMs: 5000,
-      });
-      if (!ok) throw new UnavailableError('Saved, but the product list has not caught up yet; refresh in a moment');
-    }
+    await awaitReadable(
+      ctx,
+      { schema: 'catalog', consumer: PRODUCTS_PROJECTION },
+      written,
+      'Saved, but the product list has not caught up yet; refresh in a moment',
+    );
     return findProduct(ctx.pool, productId);
   };
   const productForm = productFormParser();

@@ -1,8 +1,9 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { requireAdmin } from '@shop/shared/auth/tokens';
-import { NotFoundError, UnavailableError } from '@shop/shared/errors/errors';
+import { NotFoundError } from '@shop/shared/errors/errors';
 import { parseInput } from '@shop/shared/http/validation';
+import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import { imageRef } from './api.ts';
 import type { Written } from './catalog.ts';
@@ -36,17 +37,13 @@ export function collectionsRouter(ctx: ServiceContext, deps: { collections: Coll
   const imageFrom = async (req: Request): Promise<string | undefined> => (req.file ? images.save(req.file) : undefined);
   const isAdmin = (req: Request) => req.user?.isAdmin === true;
 
-  const waitFor = async (written: Written) => {
-    for (const w of written) {
-      const ok = await ctx.waitForProjection({
-        schema: 'catalog',
-        consumer: COLLECTIONS_PROJECTION,
-        ...w,
-        timeoutMs: 5000,
-      });
-      if (!ok) throw new UnavailableError('Saved, but the collections list has not caught up yet; refresh in a moment');
-    }
-  };
+  const waitFor = (written: Written) =>
+    awaitReadable(
+      ctx,
+      { schema: 'catalog', consumer: COLLECTIONS_PROJECTION },
+      written,
+      'Saved, but the collections list has not caught up yet; refresh in a moment',
+    );
   const waitAndRead = async (collectionId: string, written: Written, req: Request) => {
     await waitFor(written);
     const found = await findCollection(ctx.pool, collectionId, { includeDelisted: isAdmin(req) });

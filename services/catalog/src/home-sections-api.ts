@@ -1,8 +1,9 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { requireAdmin } from '@shop/shared/auth/tokens';
-import { NotFoundError, UnavailableError, ValidationError } from '@shop/shared/errors/errors';
+import { NotFoundError, ValidationError } from '@shop/shared/errors/errors';
 import { parseInput } from '@shop/shared/http/validation';
+import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import type { Written } from './catalog.ts';
 import { DISPLAY_ORDER_MESSAGE, FILL_SECTION_MESSAGE } from './home-section/decider.ts';
@@ -66,17 +67,13 @@ export function homeSectionsRouter(ctx: ServiceContext, deps: { sections: HomeSe
   const { sections } = deps;
   const isAdmin = (req: Request) => req.user?.isAdmin === true;
 
-  const waitFor = async (written: Written) => {
-    for (const w of written) {
-      const ok = await ctx.waitForProjection({
-        schema: 'catalog',
-        consumer: HOME_SECTIONS_PROJECTION,
-        ...w,
-        timeoutMs: 5000,
-      });
-      if (!ok) throw new UnavailableError('Saved, but the sections list has not caught up yet; refresh in a moment');
-    }
-  };
+  const waitFor = (written: Written) =>
+    awaitReadable(
+      ctx,
+      { schema: 'catalog', consumer: HOME_SECTIONS_PROJECTION },
+      written,
+      'Saved, but the sections list has not caught up yet; refresh in a moment',
+    );
   const waitAndRead = async (sectionId: string, written: Written) => {
     await waitFor(written);
     const found = await findHomeSection(ctx.pool, sectionId);

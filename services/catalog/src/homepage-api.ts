@@ -1,8 +1,9 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { requireAdmin } from '@shop/shared/auth/tokens';
-import { UnavailableError, ValidationError } from '@shop/shared/errors/errors';
+import { ValidationError } from '@shop/shared/errors/errors';
 import { hasAtMostTwoDecimals, rupeesToPaise } from '@shop/shared/money/money';
+import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import { imageRef } from './api.ts';
 import type { Homepage } from './homepage.ts';
@@ -115,16 +116,13 @@ export function homepageRouter(ctx: ServiceContext, deps: { homepage: Homepage; 
     for (const [index, file] of uploads) carousel![index] = { ...carousel![index]!, image: await images.save(file) };
 
     const version = await homepage.configure({ carousel, sections }, req.user!.id);
-    if (version > 0) {
-      const ok = await ctx.waitForProjection({
-        schema: 'catalog',
-        consumer: HOMEPAGE_PROJECTION,
-        streamId: HOMEPAGE_STREAM,
-        version,
-        timeoutMs: 5000,
-      });
-      if (!ok) throw new UnavailableError('Homepage saved, but not yet readable; refresh in a moment');
-    }
+    if (version > 0)
+      await awaitReadable(
+        ctx,
+        { schema: 'catalog', consumer: HOMEPAGE_PROJECTION },
+        { streamId: HOMEPAGE_STREAM, version },
+        'Homepage saved, but not yet readable; refresh in a moment',
+      );
     res.json({ message: HOMEPAGE_SAVED_MESSAGE, ...(await readHomepage(ctx.pool)) });
   });
 

@@ -2,8 +2,9 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { requireAdmin, requireAuth } from '@shop/shared/auth/tokens';
 import { orderHistory } from '@shop/shared/audit/event-history';
-import { NotFoundError, UnavailableError } from '@shop/shared/errors/errors';
+import { NotFoundError } from '@shop/shared/errors/errors';
 import { parseInput } from '@shop/shared/http/validation';
+import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import { DELIVERY_STATUSES } from './order/events.ts';
 import type { Orders, Written } from './orders.ts';
@@ -24,15 +25,13 @@ export function ordersRouter(ctx: ServiceContext, deps: { orders: Orders; push: 
   const { orders, push } = deps;
 
   /** Read-your-writes: the answer (and the admin's next list) shows the command's effect. */
-  const caughtUp = async (written: Written) => {
-    const ok = await ctx.waitForProjection({
-      schema: 'orders',
-      consumer: ORDERS_PROJECTION,
-      ...written,
-      timeoutMs: 5000,
-    });
-    if (!ok) throw new UnavailableError('Saved, but the order list has not caught up yet; refresh in a moment');
-  };
+  const caughtUp = (written: Written) =>
+    awaitReadable(
+      ctx,
+      { schema: 'orders', consumer: ORDERS_PROJECTION },
+      written,
+      'Saved, but the order list has not caught up yet; refresh in a moment',
+    );
   const readBack = async (orderNumber: string) => {
     const order = await findOrder(ctx.pool, orderNumber);
     if (!order) throw new NotFoundError('Order not found');

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { requireAuth } from '@shop/shared/auth/tokens';
 import { UnavailableError } from '@shop/shared/errors/errors';
 import { parseInput } from '@shop/shared/http/validation';
+import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import { booleanInput } from '@shop/shared/http/amount-input';
 import type { Addresses } from './addresses.ts';
@@ -73,20 +74,19 @@ export const IdParam = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Bad add
 export function addressesRouter(ctx: ServiceContext, addresses: Addresses): Router {
   const r = Router();
 
+  const NOT_YET_READABLE = 'Address saved, but not yet readable; refresh in a moment';
   const waitForBook = async (userId: string, version: number) => {
     if (version === 0) return;
-    const ok = await ctx.waitForProjection({
-      schema: 'checkout',
-      consumer: ADDRESSES_PROJECTION,
-      streamId: addressBookStreamId(userId),
-      version,
-      timeoutMs: 5000,
-    });
-    if (!ok) throw new UnavailableError('Address saved, but not yet readable; refresh in a moment');
+    await awaitReadable(
+      ctx,
+      { schema: 'checkout', consumer: ADDRESSES_PROJECTION },
+      { streamId: addressBookStreamId(userId), version },
+      NOT_YET_READABLE,
+    );
   };
   const readSaved = async (userId: string, id: string) => {
     const address = await findAddress(ctx.pool, userId, id);
-    if (!address) throw new UnavailableError('Address saved, but not yet readable; refresh in a moment');
+    if (!address) throw new UnavailableError(NOT_YET_READABLE);
     return address;
   };
 

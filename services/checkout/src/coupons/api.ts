@@ -4,6 +4,7 @@ import { requireAdmin } from '@shop/shared/auth/tokens';
 import { NotFoundError, UnavailableError } from '@shop/shared/errors/errors';
 import { rateLimit } from '@shop/shared/http/rate-limit';
 import { parseInput } from '@shop/shared/http/validation';
+import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import { booleanInput, hundredthsInput } from '@shop/shared/http/amount-input';
 import { paiseToRupees } from '@shop/shared/money/money';
@@ -121,14 +122,12 @@ export function couponsRouter(ctx: ServiceContext, coupons: Coupons): Router {
   });
 
   const waitAndRead = async (couponId: string, version: number) => {
-    const ok = await ctx.waitForProjection({
-      schema: 'checkout',
-      consumer: COUPONS_PROJECTION,
-      streamId: couponStreamId(couponId),
-      version,
-      timeoutMs: 5000,
-    });
-    if (!ok) throw new UnavailableError('Coupon saved, but the list has not caught up yet; refresh in a moment');
+    await awaitReadable(
+      ctx,
+      { schema: 'checkout', consumer: COUPONS_PROJECTION },
+      { streamId: couponStreamId(couponId), version },
+      'Coupon saved, but the list has not caught up yet; refresh in a moment',
+    );
     return findCoupon(ctx.pool, couponId);
   };
 

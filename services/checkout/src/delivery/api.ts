@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { requireAdmin } from '@shop/shared/auth/tokens';
-import { UnavailableError } from '@shop/shared/errors/errors';
 import { parseInput } from '@shop/shared/http/validation';
+import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import type { Delivery } from './delivery.ts';
 import { booleanInput, hundredthsInput } from '@shop/shared/http/amount-input';
@@ -57,16 +57,13 @@ export function deliveryRouter(ctx: ServiceContext, delivery: Delivery): Router 
       },
       req.user!.id,
     );
-    if (version > 0) {
-      const ok = await ctx.waitForProjection({
-        schema: 'checkout',
-        consumer: DELIVERY_SETTINGS_PROJECTION,
-        streamId: DELIVERY_SETTINGS_STREAM,
-        version,
-        timeoutMs: 5000,
-      });
-      if (!ok) throw new UnavailableError('Settings saved, but not yet readable; refresh in a moment');
-    }
+    if (version > 0)
+      await awaitReadable(
+        ctx,
+        { schema: 'checkout', consumer: DELIVERY_SETTINGS_PROJECTION },
+        { streamId: DELIVERY_SETTINGS_STREAM, version },
+        'Settings saved, but not yet readable; refresh in a moment',
+      );
     res.json({ message: 'Settings updated successfully', ...settingsView(await delivery.currentSettings()) });
   });
 
