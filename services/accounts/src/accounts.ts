@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { hashPassword } from '@shop/shared/auth/passwords';
 import { withTransaction } from '@shop/shared/db/pool';
-import { retryOnConflict } from '@shop/shared/eventstore/command';
+import { decideAndAppend, retryOnConflict } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import type { RecordedEvent } from '@shop/shared/eventstore/types';
-import type { EmailEvent, Gender, UserEvent } from './user/events.ts';
+import type { EmailEvent, Gender } from './user/events.ts';
 import { emailStreamId, normaliseEmail, userStreamId } from './user/events.ts';
 import {
   decideClaimEmail,
@@ -128,17 +128,14 @@ export class Accounts {
       return { ...r, created: true };
     }
     const userId = claim.state.owner;
-    return retryOnConflict(async () => {
-      const { state, version } = await this.store.aggregate<ReturnType<typeof initialUserState>, UserEvent>(
-        userStreamId(userId),
-        evolveUser,
-        initialUserState(),
-      );
-      const events = decideUser({ type: 'PromoteToAdmin', data: { now: this.clock() } }, state);
-      if (!events.length) return { userId, version, created: false };
-      const r = await this.store.append(userStreamId(userId), version, events, { metadata: { actor: 'system' } });
-      return { userId, version: r.nextExpectedVersion, created: false };
-    });
+    const version = await decideAndAppend(
+      this.store,
+      userStreamId(userId),
+      { initialState: initialUserState, evolve: evolveUser, decide: decideUser },
+      () => ({ type: 'PromoteToAdmin', data: { now: this.clock() } }),
+      'system',
+    );
+    return { userId, version, created: false };
   }
 
   private async claimEmail(tx: pg.PoolClient, email: string, userId: string): Promise<RecordedEvent[]> {

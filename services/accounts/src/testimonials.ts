@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { retryOnConflict } from '@shop/shared/eventstore/command';
+import { decideAndAppend } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import {
   decideTestimonial,
   evolveTestimonial,
   initialTestimonialState,
   type TestimonialCommand,
-  type TestimonialState,
 } from './testimonial/decider.ts';
-import { testimonialStreamId, type TestimonialEvent, type TestimonialStatus } from './testimonial/events.ts';
+import { testimonialStreamId, type TestimonialStatus } from './testimonial/events.ts';
+
+const TESTIMONIAL = { initialState: initialTestimonialState, evolve: evolveTestimonial, decide: decideTestimonial };
 
 /** Application service: testimonial commands against the accounts event store. Returns stream versions. */
 export class Testimonials {
@@ -39,17 +40,6 @@ export class Testimonials {
   }
 
   private run(testimonialId: string, actor: string, command: TestimonialCommand): Promise<number> {
-    const streamId = testimonialStreamId(testimonialId);
-    return retryOnConflict(async () => {
-      const { state, version } = await this.store.aggregate<TestimonialState, TestimonialEvent>(
-        streamId,
-        evolveTestimonial,
-        initialTestimonialState(),
-      );
-      const events = decideTestimonial(command, state);
-      if (!events.length) return version;
-      const r = await this.store.append(streamId, version, events, { metadata: { actor } });
-      return r.nextExpectedVersion;
-    });
+    return decideAndAppend(this.store, testimonialStreamId(testimonialId), TESTIMONIAL, () => command, actor);
   }
 }

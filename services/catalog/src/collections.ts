@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { retryOnConflict } from '@shop/shared/eventstore/command';
+import { decideAndAppend } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import type { Written } from './catalog.ts';
 import {
@@ -7,11 +7,12 @@ import {
   evolveCollection,
   initialCollectionState,
   type CollectionCommand,
-  type CollectionState,
 } from './collection/decider.ts';
-import { collectionStreamId, type CollectionDetails, type CollectionEvent } from './collection/events.ts';
+import { collectionStreamId, type CollectionDetails } from './collection/events.ts';
 import { evolveProduct, initialProductState, type ProductState } from './product/decider.ts';
 import { productStreamId, type ProductEvent } from './product/events.ts';
+
+const COLLECTION = { initialState: initialCollectionState, evolve: evolveCollection, decide: decideCollection };
 
 /** Application service: collection commands against the catalog event store. */
 export class Collections {
@@ -71,22 +72,12 @@ export class Collections {
   }
 
   /** Read-decide-append on one collection stream, retried on a version conflict. */
-  private run(
+  private async run(
     collectionId: string,
     command: () => CollectionCommand | Promise<CollectionCommand>,
     actor?: string,
   ): Promise<Written> {
     const streamId = collectionStreamId(collectionId);
-    return retryOnConflict(async () => {
-      const { state, version } = await this.store.aggregate<CollectionState, CollectionEvent>(
-        streamId,
-        evolveCollection,
-        initialCollectionState(),
-      );
-      const events = decideCollection(await command(), state);
-      if (!events.length) return [{ streamId, version }];
-      const r = await this.store.append(streamId, version, events, { metadata: { actor } });
-      return [{ streamId, version: r.nextExpectedVersion }];
-    });
+    return [{ streamId, version: await decideAndAppend(this.store, streamId, COLLECTION, command, actor) }];
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { retryOnConflict } from '@shop/shared/eventstore/command';
+import { decideAndAppend } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import type { Written } from './catalog.ts';
 import {
@@ -7,9 +7,10 @@ import {
   evolveHomeSection,
   initialHomeSectionState,
   type HomeSectionCommand,
-  type HomeSectionState,
 } from './home-section/decider.ts';
-import { homeSectionStreamId, type HomeSectionDetails, type HomeSectionEvent } from './home-section/events.ts';
+import { homeSectionStreamId, type HomeSectionDetails } from './home-section/events.ts';
+
+const HOME_SECTION = { initialState: initialHomeSectionState, evolve: evolveHomeSection, decide: decideHomeSection };
 
 /** Application service: homepage section commands against the catalog event store. */
 export class HomeSections {
@@ -37,18 +38,8 @@ export class HomeSections {
   }
 
   /** Read-decide-append on one section stream, retried on a version conflict. */
-  private run(sectionId: string, command: HomeSectionCommand, actor?: string): Promise<Written> {
+  private async run(sectionId: string, command: HomeSectionCommand, actor?: string): Promise<Written> {
     const streamId = homeSectionStreamId(sectionId);
-    return retryOnConflict(async () => {
-      const { state, version } = await this.store.aggregate<HomeSectionState, HomeSectionEvent>(
-        streamId,
-        evolveHomeSection,
-        initialHomeSectionState(),
-      );
-      const events = decideHomeSection(command, state);
-      if (!events.length) return [{ streamId, version }];
-      const r = await this.store.append(streamId, version, events, { metadata: { actor } });
-      return [{ streamId, version: r.nextExpectedVersion }];
-    });
+    return [{ streamId, version: await decideAndAppend(this.store, streamId, HOME_SECTION, () => command, actor) }];
   }
 }

@@ -1,7 +1,7 @@
-import { retryOnConflict } from '@shop/shared/eventstore/command';
+import { decideAndAppend } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
-import { decideHomepage, evolveHomepage, initialHomepageState, type HomepageState } from './homepage/decider.ts';
-import { HOMEPAGE_STREAM, type CarouselSlide, type HomepageEvent } from './homepage/events.ts';
+import { decideHomepage, evolveHomepage, initialHomepageState } from './homepage/decider.ts';
+import { HOMEPAGE_STREAM, type CarouselSlide } from './homepage/events.ts';
 
 /** Application service: home page configuration commands against the catalog event store. */
 export class Homepage {
@@ -15,16 +15,12 @@ export class Homepage {
     input: { carousel?: CarouselSlide[]; sections?: { value: unknown } },
     actor: string,
   ): Promise<number> {
-    return retryOnConflict(async () => {
-      const { state, version } = await this.store.aggregate<HomepageState, HomepageEvent>(
-        HOMEPAGE_STREAM,
-        evolveHomepage,
-        initialHomepageState(),
-      );
-      const events = decideHomepage({ type: 'ConfigureHomepage', data: { ...input, now: this.clock() } }, state);
-      if (!events.length) return version;
-      const r = await this.store.append(HOMEPAGE_STREAM, version, events, { metadata: { actor } });
-      return r.nextExpectedVersion;
-    });
+    return decideAndAppend(
+      this.store,
+      HOMEPAGE_STREAM,
+      { initialState: initialHomepageState, evolve: evolveHomepage, decide: decideHomepage },
+      () => ({ type: 'ConfigureHomepage', data: { ...input, now: this.clock() } }),
+      actor,
+    );
   }
 }

@@ -1,7 +1,9 @@
-import { retryOnConflict } from '@shop/shared/eventstore/command';
+import { decideAndAppend } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
-import { decideOrder, evolveOrder, initialOrderState, type OrderCommand, type OrderState } from './order/decider.ts';
-import { orderStreamId, type DeliveryStatus, type OrderEvent } from './order/events.ts';
+import { decideOrder, evolveOrder, initialOrderState, type OrderCommand } from './order/decider.ts';
+import { orderStreamId, type DeliveryStatus } from './order/events.ts';
+
+const ORDER = { initialState: initialOrderState, evolve: evolveOrder, decide: decideOrder };
 
 /** A command's effect: the order stream and the version it is at afterwards (for read-your-writes waits). */
 export interface Written {
@@ -33,18 +35,11 @@ export class Orders {
   }
 
   /** Reads the stream, decides, appends at the version read; re-run when another admin got there first. */
-  private run(orderNumber: string, actor: string, command: (now: Date) => OrderCommand): Promise<Written> {
+  private async run(orderNumber: string, actor: string, command: (now: Date) => OrderCommand): Promise<Written> {
     const streamId = orderStreamId(orderNumber);
-    return retryOnConflict(async () => {
-      const { state, version } = await this.store.aggregate<OrderState, OrderEvent>(
-        streamId,
-        evolveOrder,
-        initialOrderState(),
-      );
-      const events = decideOrder(command(this.clock()), state);
-      if (events.length === 0) return { streamId, version };
-      const r = await this.store.append(streamId, version, events, { metadata: { actor } });
-      return { streamId, version: r.nextExpectedVersion };
-    });
+    return {
+      streamId,
+      version: await decideAndAppend(this.store, streamId, ORDER, () => command(this.clock()), actor),
+    };
   }
 }

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { retryOnConflict } from '@shop/shared/eventstore/command';
+import { decideAndAppend } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import {
   decideAddressBook,
   evolveAddressBook,
   initialAddressBookState,
   type AddressBookCommand,
-  type AddressBookState,
 } from './address-book/decider.ts';
-import { addressBookStreamId, type AddressBookEvent, type AddressFields } from './address-book/events.ts';
+import { addressBookStreamId, type AddressFields } from './address-book/events.ts';
+
+const ADDRESS_BOOK = { initialState: initialAddressBookState, evolve: evolveAddressBook, decide: decideAddressBook };
 
 /** Application service: each user's saved addresses. Methods answer the stream version (for read-your-writes). */
 export class Addresses {
@@ -48,17 +49,6 @@ export class Addresses {
   }
 
   private run(userId: string, command: (now: Date) => AddressBookCommand): Promise<number> {
-    const streamId = addressBookStreamId(userId);
-    return retryOnConflict(async () => {
-      const { state, version } = await this.store.aggregate<AddressBookState, AddressBookEvent>(
-        streamId,
-        evolveAddressBook,
-        initialAddressBookState(),
-      );
-      const events = decideAddressBook(command(this.clock()), state);
-      if (!events.length) return version;
-      const r = await this.store.append(streamId, version, events, { metadata: { actor: userId } });
-      return r.nextExpectedVersion;
-    });
+    return decideAndAppend(this.store, addressBookStreamId(userId), ADDRESS_BOOK, () => command(this.clock()), userId);
   }
 }

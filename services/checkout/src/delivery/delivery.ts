@@ -1,14 +1,9 @@
 import type pg from 'pg';
-import { retryOnConflict } from '@shop/shared/eventstore/command';
+import { decideAndAppend } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import { calculateCharges, type DeliveryCharges } from './settings/charges.ts';
-import {
-  decideDeliverySettings,
-  evolveDeliverySettings,
-  initialDeliverySettingsState,
-  type DeliverySettingsState,
-} from './settings/decider.ts';
-import { DELIVERY_SETTINGS_STREAM, type DeliverySettings, type DeliverySettingsEvent } from './settings/events.ts';
+import { decideDeliverySettings, evolveDeliverySettings, initialDeliverySettingsState } from './settings/decider.ts';
+import { DELIVERY_SETTINGS_STREAM, type DeliverySettings } from './settings/events.ts';
 import { readDeliverySettings } from './read-models/delivery-settings/delivery-settings-queries.ts';
 import { DELIVERY_SETTINGS_KEY } from './read-models/delivery-settings/delivery-settings-projection.ts';
 import { ProjectedViewCache } from '@shop/shared/cache/projected-view';
@@ -34,20 +29,13 @@ export class Delivery {
 
   /** Changes the given settings (others keep their value). Returns the stream version (0: never saved). */
   async changeSettings(changes: Partial<DeliverySettings>, actor?: string): Promise<number> {
-    return retryOnConflict(async () => {
-      const { state, version } = await this.store.aggregate<DeliverySettingsState, DeliverySettingsEvent>(
-        DELIVERY_SETTINGS_STREAM,
-        evolveDeliverySettings,
-        initialDeliverySettingsState(),
-      );
-      const events = decideDeliverySettings(
-        { type: 'ChangeDeliverySettings', data: { changes, now: this.clock() } },
-        state,
-      );
-      if (!events.length) return version;
-      const r = await this.store.append(DELIVERY_SETTINGS_STREAM, version, events, { metadata: { actor } });
-      return r.nextExpectedVersion;
-    });
+    return decideAndAppend(
+      this.store,
+      DELIVERY_SETTINGS_STREAM,
+      { initialState: initialDeliverySettingsState, evolve: evolveDeliverySettings, decide: decideDeliverySettings },
+      () => ({ type: 'ChangeDeliverySettings', data: { changes, now: this.clock() } }),
+      actor,
+    );
   }
 
   /** The settings in force (read model; the defaults until an admin saves some). */
