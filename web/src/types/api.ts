@@ -190,11 +190,27 @@ export function readAuthResult(raw: unknown): AuthResult {
 
 export const authResultSchema: Parser<AuthResult> = parser(readAuthResult);
 
-/** Parses a product list, dropping entries that cannot be shown rather than failing the whole page. */
-export function parseProductList(raw: unknown): Product[] {
+/**
+ * The entries of a list answer that parse, dropping those that cannot be shown rather than failing a whole
+ * screen; an answer that is not a list is an empty one. Takes the parsers here and zod schemas alike.
+ */
+export function parseEach<T>(
+  schema: { safeParse(raw: unknown): { success: true; data: T } | { success: false } },
+  raw: unknown,
+): T[] {
   if (!Array.isArray(raw)) return [];
   return raw.flatMap((item) => {
-    const parsed = productSchema.safeParse(item);
+    const parsed = schema.safeParse(item);
     return parsed.success ? [parsed.data] : [];
   });
+}
+
+/** The list of an answer sent bare or wrapped in an object under `key` (`{ users: [...] }`). */
+export function listIn(raw: unknown, key: string): unknown {
+  return isPlainRecord(raw) ? raw[key] : raw;
+}
+
+/** Parses a product list, dropping entries that cannot be shown rather than failing the whole page. */
+export function parseProductList(raw: unknown): Product[] {
+  return parseEach(productSchema, raw);
 }

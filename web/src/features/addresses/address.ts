@@ -1,23 +1,20 @@
 import { z } from 'zod';
+import { parseEach } from '@/types/api';
+import { optionalText } from '@/types/fields';
 
 // A saved address (seed 000 "Address") and the rules of its form.
 
-const text = z
-  .string()
-  .nullish()
-  .transform((value) => value ?? '');
-
 export const addressSchema = z.object({
   id: z.union([z.string(), z.number()]).transform(String),
-  label: text,
-  name: text,
-  phone: text,
-  email: text,
-  addressLine1: text,
-  addressLine2: text,
-  city: text,
-  state: text,
-  zipCode: text,
+  label: optionalText,
+  name: optionalText,
+  phone: optionalText,
+  email: optionalText,
+  addressLine1: optionalText,
+  addressLine2: optionalText,
+  city: optionalText,
+  state: optionalText,
+  zipCode: optionalText,
   isDefault: z
     .boolean()
     .nullish()
@@ -27,11 +24,7 @@ export type Address = z.infer<typeof addressSchema>;
 
 /** Parses an address list, dropping entries that cannot be shown. */
 export function parseAddressList(raw: unknown): Address[] {
-  if (!Array.isArray(raw)) return [];
-  return raw.flatMap((item) => {
-    const parsed = addressSchema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  });
+  return parseEach(addressSchema, raw);
 }
 
 export const DEFAULT_ADDRESS_LABEL = 'Home';

@@ -1,14 +1,11 @@
 import { z } from 'zod';
 import { formatRupees } from '@/lib/money';
+import { parseEach } from '@/types/api';
+import { textOrNull } from '@/types/fields';
 
 // An order's event timeline as GET /api/orders/admin/{orderNumber}/history sends it
 // (services/shared/src/audit/event-history.ts: HistoryEntry): its payment stream, its stock reservation
 // and its order stream, in log order. Checked at the edge and lenient: an unreadable entry is dropped.
-
-const optionalText = z
-  .string()
-  .nullish()
-  .transform((value) => value || null);
 
 export const historyEntrySchema = z.object({
   /** Schema (service log) the event is in, e.g. 'checkout'. */
@@ -22,8 +19,8 @@ export const historyEntrySchema = z.object({
   time: z.string().catch(''),
   /** `YYYY-MM-DD HH:mm:ss.SSS IST`. */
   indiaTime: z.string().catch(''),
-  actor: optionalText,
-  correlationId: optionalText,
+  actor: textOrNull,
+  correlationId: textOrNull,
   data: z.unknown(),
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
@@ -31,11 +28,7 @@ export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 /** The events of an answer, in the order sent; anything unreadable is left out rather than failing the timeline. */
 export function parseOrderHistory(raw: unknown): HistoryEntry[] {
   const events = z.object({ events: z.array(z.unknown()) }).safeParse(raw);
-  if (!events.success) return [];
-  return events.data.events.flatMap((item) => {
-    const parsed = historyEntrySchema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  });
+  return events.success ? parseEach(historyEntrySchema, events.data.events) : [];
 }
 
 /** PaymentVerified → 'Payment verified', OrderMarkedSeen → 'Order marked seen'. */

@@ -1,50 +1,27 @@
 import { z } from 'zod';
+import { parseEach } from '@/types/api';
+import { figureOrZero, optionalText, textOrNull } from '@/types/fields';
+import { orderFields, orderLineFields } from '@/types/order';
 
 // Orders as the admin screen reads them (seed 001 "Order"), checked at the edge and lenient where the
 // server may leave a field out (the shipping-tracking fields are null until a courier is wired in).
 
-const text = z
-  .string()
-  .nullish()
-  .transform((value) => value ?? '');
-const optionalText = z
-  .string()
-  .nullish()
-  .transform((value) => value || null);
-const amount = z.coerce.number().pipe(z.number().finite()).catch(0);
-
 export const orderItemSchema = z.object({
+  ...orderLineFields,
   Product: z
-    .object({ id: z.union([z.string(), z.number()]).nullish(), name: text })
+    .object({ id: z.union([z.string(), z.number()]).nullish(), name: optionalText })
     .nullish()
     .transform((product) => product ?? { id: null, name: '' }),
-  orderedQuantity: amount,
-  size: optionalText,
-  color: optionalText,
-  totalAmount: amount,
+  orderedQuantity: figureOrZero,
 });
 export type OrderItem = z.infer<typeof orderItemSchema>;
 
 export const orderSchema = z.object({
+  ...orderFields,
   orderNumber: z.string().min(1),
-  createdAt: text,
-  deliveryStatus: z
-    .string()
-    .nullish()
-    .transform((value) => value || 'Processing'),
-  totalAmount: amount,
-  customerName: text,
-  customerPhone: text,
-  customerEmail: text,
-  address: text,
-  /** Shown as 'Pending' when the server sends none (seed 001). */
-  paymentStatus: z
-    .string()
-    .nullish()
-    .transform((value) => value || 'Pending'),
-  shiprocketAWB: optionalText,
-  shiprocketTrackingUrl: optionalText,
-  shiprocketStatus: optionalText,
+  shiprocketAWB: textOrNull,
+  shiprocketTrackingUrl: textOrNull,
+  shiprocketStatus: textOrNull,
   seen: z
     .boolean()
     .nullish()
@@ -52,22 +29,13 @@ export const orderSchema = z.object({
   items: z
     .array(z.unknown())
     .nullish()
-    .transform((items) =>
-      (items ?? []).flatMap((item) => {
-        const parsed = orderItemSchema.safeParse(item);
-        return parsed.success ? [parsed.data] : [];
-      }),
-    ),
+    .transform((items) => parseEach(orderItemSchema, items)),
 });
 export type Order = z.infer<typeof orderSchema>;
 
 /** Parses an order list, dropping entries that cannot be shown rather than failing the whole screen. */
 export function parseOrderList(raw: unknown): Order[] {
-  if (!Array.isArray(raw)) return [];
-  return raw.flatMap((item) => {
-    const parsed = orderSchema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  });
+  return parseEach(orderSchema, raw);
 }
 
 /** The delivery statuses an admin may set, in the dropdown's order. Cancelled is shown but never set. */

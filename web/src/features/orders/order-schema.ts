@@ -1,70 +1,38 @@
 import { z } from 'zod';
+import { parseEach } from '@/types/api';
+import { figureOrZero, optionalText, textOrNull } from '@/types/fields';
+import { orderFields, orderLineFields } from '@/types/order';
 
 // An order as GET /api/orders and the push stream's `order` event carry it (seed 000 "Order").
 
-const money = z.coerce.number().pipe(z.number().finite()).catch(0);
-const text = z
-  .string()
-  .nullish()
-  .transform((value) => value ?? '');
-
 const orderLineSchema = z.object({
+  ...orderLineFields,
   Product: z
-    .object({ id: z.union([z.string(), z.number()]), name: text, image: text.optional() })
+    .object({ id: z.union([z.string(), z.number()]), name: optionalText, image: optionalText.optional() })
     .nullish()
     .transform((product) => product ?? null),
   orderedQuantity: z.coerce.number().catch(1),
-  size: z
-    .string()
-    .nullish()
-    .transform((value) => value || null),
-  color: z
-    .string()
-    .nullish()
-    .transform((value) => value || null),
-  totalAmount: money,
 });
 export type OrderLine = z.infer<typeof orderLineSchema>;
 
 export const orderSchema = z.object({
+  ...orderFields,
   id: z.union([z.string(), z.number()]),
   orderNumber: z.string(),
   items: z.array(orderLineSchema).catch([]),
-  createdAt: text,
-  deliveryStatus: z
-    .string()
-    .nullish()
-    .transform((value) => value || 'Processing'),
-  totalAmount: money,
-  subtotal: money.optional(),
-  discountAmount: money.optional(),
-  couponCode: z
-    .string()
-    .nullish()
-    .transform((value) => value || null),
-  shippingCharge: money.optional(),
-  deliveryCharge: money.optional(),
-  customerName: text,
-  customerPhone: text,
-  customerEmail: text,
-  address: text,
-  pincode: text.optional(),
-  /** Shown as 'Pending' when absent (seed). */
-  paymentStatus: z
-    .string()
-    .nullish()
-    .transform((value) => value || 'Pending'),
-  razorpayPaymentId: text.optional(),
+  subtotal: figureOrZero.optional(),
+  discountAmount: figureOrZero.optional(),
+  couponCode: textOrNull,
+  shippingCharge: figureOrZero.optional(),
+  deliveryCharge: figureOrZero.optional(),
+  pincode: optionalText.optional(),
+  razorpayPaymentId: optionalText.optional(),
 });
 export type Order = z.infer<typeof orderSchema>;
 
 /** Parses an order list, dropping entries that cannot be shown rather than failing the page. */
 export function parseOrderList(raw: unknown): Order[] {
-  if (!Array.isArray(raw)) return [];
-  return raw.flatMap((item) => {
-    const parsed = orderSchema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  });
+  return parseEach(orderSchema, raw);
 }
 
 /** What an `order` push event says: the order as it is now, or that it was deleted. */

@@ -1,24 +1,12 @@
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
-import { parseProductList, type Product } from '@/types/api';
+import { listIn, parseEach, parseProductList, type Product } from '@/types/api';
+import { optionalText, textOrNull } from '@/types/fields';
 
 const id = z.union([z.string(), z.number()]).transform(String);
-const text = z
-  .string()
-  .nullish()
-  .transform((v) => v ?? '');
-
-/** Keeps the entries of a list that parse, so one odd row does not blank a whole screen. */
+/** Keeps the entries of a list (bare or as `{ [key]: [...] }`) that parse: one odd row does not blank a screen. */
 function parseList<T>(schema: z.ZodType<T>, raw: unknown, key: string): T[] {
-  const list = Array.isArray(raw)
-    ? raw
-    : typeof raw === 'object' && raw !== null && Array.isArray((raw as Record<string, unknown>)[key])
-      ? ((raw as Record<string, unknown>)[key] as unknown[])
-      : [];
-  return list.flatMap((item) => {
-    const parsed = schema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  });
+  return parseEach(schema, listIn(raw, key));
 }
 
 export const testimonialStatuses = ['pending', 'approved', 'rejected'] as const;
@@ -27,11 +15,11 @@ export type TestimonialStatus = (typeof testimonialStatuses)[number];
 export const adminTestimonialSchema = z.object({
   id,
   rating: z.coerce.number().catch(5),
-  text,
+  text: optionalText,
   status: z.enum(testimonialStatuses).catch('pending'),
   createdAt: z.string().nullish(),
   User: z
-    .object({ name: text, email: text })
+    .object({ name: optionalText, email: optionalText })
     .nullish()
     .transform((v) => v ?? { name: '', email: '' }),
 });
@@ -40,25 +28,22 @@ export type AdminTestimonial = z.infer<typeof adminTestimonialSchema>;
 export const collectionSchema = z.object({
   id,
   name: z.string(),
-  description: text,
-  image: z
-    .string()
-    .nullish()
-    .transform((v) => v || null),
+  description: optionalText,
+  image: textOrNull,
   Products: z
-    .array(z.object({ id, name: text, isDelisted: z.boolean().nullish() }))
+    .array(z.object({ id, name: optionalText, isDelisted: z.boolean().nullish() }))
     .nullish()
     .transform((v) => v ?? []),
 });
 export type Collection = z.infer<typeof collectionSchema>;
 
 export const slideSchema = z.object({
-  name: text,
+  name: optionalText,
   price: z.coerce.number().catch(0),
-  image: text,
-  lining: text,
-  size: text,
-  height: text,
+  image: optionalText,
+  lining: optionalText,
+  size: optionalText,
+  height: optionalText,
 });
 export type CarouselSlide = z.infer<typeof slideSchema>;
 

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
+import { parseEach } from '@/types/api';
+import { finiteNumber } from '@/types/fields';
 
 export const refundSchema = z.object({
   razorpayPaymentId: z.string(),
   razorpayOrderId: z.string(),
   customerEmail: z.string().nullable().catch(null),
   /** Rupees. */
-  amount: z.coerce.number().pipe(z.number().finite()),
+  amount: finiteNumber,
   reason: z.string(),
   detail: z.string().catch(''),
   status: z.enum(['due', 'refunded']),
@@ -19,10 +21,7 @@ export const refundSchema = z.object({
 export type Refund = z.infer<typeof refundSchema>;
 
 function parseRefunds(raw: unknown): Refund[] {
-  return (Array.isArray(raw) ? raw : []).flatMap((item) => {
-    const parsed = refundSchema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  });
+  return parseEach(refundSchema, raw);
 }
 
 export const refundsApi = api.injectEndpoints({

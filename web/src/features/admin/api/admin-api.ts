@@ -1,15 +1,9 @@
-import { z } from 'zod';
 import { api } from '@/lib/api-client';
-import { parseProductList, userSchema, type Product, type User } from '@/types/api';
+import { listIn, parseEach, parseProductList, userSchema, type Product, type User } from '@/types/api';
 
 // The users list may come bare or wrapped as { users }; unreadable entries are dropped.
 function parseUserList(raw: unknown): User[] {
-  const list = z.object({ users: z.array(z.unknown()) }).safeParse(raw);
-  const items = list.success ? list.data.users : Array.isArray(raw) ? raw : [];
-  return items.flatMap((item) => {
-    const parsed = userSchema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  });
+  return parseEach(userSchema, listIn(raw, 'users'));
 }
 
 export const adminApi = api.injectEndpoints({

@@ -1,28 +1,27 @@
 import { z } from 'zod';
 import { api, parseAnswer } from '@/lib/api-client';
+import { figureOrZero } from '@/types/fields';
 import { openAdminStream } from '../admin-stream';
 
-const figure = z.coerce.number().pipe(z.number().finite()).catch(0);
-
 export const dashboardStatsSchema = z.object({
-  totalOrders: figure,
+  totalOrders: figureOrZero,
   /** Rupees. */
-  totalRevenue: figure,
+  totalRevenue: figureOrZero,
   ordersByStatus: z
-    .record(z.string(), figure)
+    .record(z.string(), figureOrZero)
     .nullish()
     .transform((value) => value ?? {}),
-  unseenOrders: figure,
+  unseenOrders: figureOrZero,
   /** The last 30 India-time days, oldest first. */
   revenueByDay: z
-    .array(z.object({ date: z.string(), revenue: figure, orders: figure }))
+    .array(z.object({ date: z.string(), revenue: figureOrZero, orders: figureOrZero }))
     .nullish()
     .transform((value) => value ?? []),
-  totalProducts: figure,
-  lowStockProducts: figure,
-  outOfStockProducts: figure,
-  totalUsers: figure,
-  pendingTestimonials: figure,
+  totalProducts: figureOrZero,
+  lowStockProducts: figureOrZero,
+  outOfStockProducts: figureOrZero,
+  totalUsers: figureOrZero,
+  pendingTestimonials: figureOrZero,
 });
 export type DashboardStats = z.infer<typeof dashboardStatsSchema>;
 

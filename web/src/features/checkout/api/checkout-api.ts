@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import { api, parseAnswer } from '@/lib/api-client';
-import { productSchema, type Product } from '@/types/api';
+import { parseEach, productSchema, type Product } from '@/types/api';
+import { figureOrZero, optionalText } from '@/types/fields';
 
 // The calls checkout makes (seed 000 section 7): saved addresses, coupon validation, the product re-check
 // before paying, and the payment order and its verification.
-
-const optionalText = z
-  .string()
-  .nullish()
-  .transform((value) => value ?? '');
 
 const savedAddressSchema = z.object({
   id: z.union([z.number(), z.string()]),
@@ -26,17 +22,13 @@ const savedAddressSchema = z.object({
 export type SavedAddress = z.infer<typeof savedAddressSchema>;
 
 function parseAddresses(raw: unknown): SavedAddress[] {
-  if (!Array.isArray(raw)) return [];
-  return raw.flatMap((item) => {
-    const parsed = savedAddressSchema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  });
+  return parseEach(savedAddressSchema, raw);
 }
 
 const couponValidationSchema = z.object({
   valid: z.boolean(),
   coupon: z.object({ code: z.string() }).nullish(),
-  discountAmount: z.coerce.number().pipe(z.number().finite()).catch(0),
+  discountAmount: figureOrZero,
   message: z.string().nullish(),
 });
 export type CouponValidation = z.infer<typeof couponValidationSchema>;
