@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_DELIVERY_SETTINGS as defaults } from './api/pricing-api';
 import { chargesFor, deliveryFormToSettings, settingsToForm } from './delivery-form';
-
-const defaults = {
-  isEnabled: true,
-  freeShippingThreshold: 0,
-  shippingCharge: 0,
-  freeDeliveryThreshold: 500,
-  deliveryCharge: 50,
-  description: '',
-};
 
 describe('chargesFor', () => {
   it("applies the seed's defaults: ₹50 delivery below ₹500, free at or above it", () => {

@@ -109,18 +109,8 @@ export function buildProductPayload(
   };
 }
 
-export type ProductPayload = {
-  name: string;
-  price: number;
-  description: string;
-  category: string;
-  quantity: number;
-  size: string;
-  color: string;
-  brand: string;
-  material: string;
-  sizeQuantities: Record<string, number>;
-};
+/** A product's own fields as the form sends them: all but the id, the image (sent as a file) and the listing flag. */
+export type ProductPayload = Omit<Product, 'id' | 'image' | 'isDelisted'>;
 
 /** The multipart body of POST /products (and of PUT with a new image): sizeQuantities as JSON. */
 export function productFormData(payload: ProductPayload, image: File | null): FormData {

@@ -1,28 +1,22 @@
 import { z } from 'zod';
 import { api, parseAnswer } from '@/lib/api-client';
+import { listIn, parseEach } from '@/types/api';
+import { finiteNumber, optionalText, textOrNull } from '@/types/fields';
 
-const money = z.coerce.number().pipe(z.number().finite());
-const nullableNumber = z.preprocess((v) => (v === '' || v === undefined ? null : v), money.nullable());
-const nullableText = z
-  .string()
-  .nullish()
-  .transform((v) => v || null);
+const nullableNumber = z.preprocess((v) => (v === '' || v === undefined ? null : v), finiteNumber.nullable());
 
 export const couponSchema = z.object({
   id: z.union([z.string(), z.number()]).transform(String),
   code: z.string(),
   discountType: z.enum(['percentage', 'fixed']),
-  discountValue: money,
-  minOrderAmount: money.catch(0),
+  discountValue: finiteNumber,
+  minOrderAmount: finiteNumber.catch(0),
   maxDiscount: nullableNumber.catch(null),
   usageLimit: nullableNumber.catch(null),
-  usedCount: money.catch(0),
-  validFrom: nullableText,
-  validUntil: nullableText,
-  description: z
-    .string()
-    .nullish()
-    .transform((v) => v ?? ''),
+  usedCount: finiteNumber.catch(0),
+  validFrom: textOrNull,
+  validUntil: textOrNull,
+  description: optionalText,
   isActive: z
     .boolean()
     .nullish()
@@ -31,38 +25,31 @@ export const couponSchema = z.object({
 export type Coupon = z.infer<typeof couponSchema>;
 
 /** What the create and edit form sends (amounts in rupees; null for a blank optional field). */
-export type CouponInput = {
-  code: string;
-  discountType: 'percentage' | 'fixed';
-  discountValue: number;
-  minOrderAmount: number;
-  maxDiscount: number | null;
-  usageLimit: number | null;
-  validFrom: string | null;
-  validUntil: string | null;
-  description: string;
-  isActive: boolean;
+export type CouponInput = Omit<Coupon, 'id' | 'usedCount'>;
+
+/** The seed's delivery settings before an admin saves any (rupees): ₹50 delivery below ₹500, no shipping charge. */
+export const DEFAULT_DELIVERY_SETTINGS = {
+  isEnabled: true,
+  freeShippingThreshold: 0,
+  shippingCharge: 0,
+  freeDeliveryThreshold: 500,
+  deliveryCharge: 50,
+  description: '',
 };
 
+/** The settings as answered; a field that cannot be read is the seed's default. */
 export const deliverySettingsSchema = z.object({
-  isEnabled: z.boolean().catch(true),
-  freeShippingThreshold: money.catch(0),
-  shippingCharge: money.catch(0),
-  freeDeliveryThreshold: money.catch(500),
-  deliveryCharge: money.catch(50),
-  description: z
-    .string()
-    .nullish()
-    .transform((v) => v ?? ''),
+  isEnabled: z.boolean().catch(DEFAULT_DELIVERY_SETTINGS.isEnabled),
+  freeShippingThreshold: finiteNumber.catch(DEFAULT_DELIVERY_SETTINGS.freeShippingThreshold),
+  shippingCharge: finiteNumber.catch(DEFAULT_DELIVERY_SETTINGS.shippingCharge),
+  freeDeliveryThreshold: finiteNumber.catch(DEFAULT_DELIVERY_SETTINGS.freeDeliveryThreshold),
+  deliveryCharge: finiteNumber.catch(DEFAULT_DELIVERY_SETTINGS.deliveryCharge),
+  description: optionalText,
 });
 export type DeliverySettings = z.infer<typeof deliverySettingsSchema>;
 
 function parseCoupons(raw: unknown): Coupon[] {
-  const list = Array.isArray(raw) ? raw : z.object({ coupons: z.array(z.unknown()) }).safeParse(raw).data?.coupons;
-  return (list ?? []).flatMap((item) => {
-    const parsed = couponSchema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  });
+  return parseEach(couponSchema, listIn(raw, 'coupons'));
 }
 
 export const pricingApi = api.injectEndpoints({
