@@ -52,6 +52,15 @@ interface RowIn {
   metadata: string;
 }
 
+/** An insert's per-event arrays, as both appends unnest them: ids, types, schema versions, data, metadata. */
+const eventParams = (rows: RowIn[]) => [
+  rows.map((r) => r.id),
+  rows.map((r) => r.type),
+  rows.map((r) => r.schemaVersion),
+  rows.map((r) => r.data),
+  rows.map((r) => r.metadata),
+];
+
 /** A unique violation of (stream_id, stream_version): someone else appended that version first. */
 const isStreamVersionViolation = (err: unknown) =>
   (err as { code?: string }).code === '23505' && String((err as { constraint?: string }).constraint).includes('stream');
@@ -116,15 +125,7 @@ export class PostgresEventStore {
            ob AS (INSERT INTO ${this.schema}.outbox (global_position, stream_id, event_id, type)
                   SELECT global_position, stream_id, event_id, type FROM ins)
            SELECT ${INSERTED_COLUMNS} FROM ins ORDER BY stream_version`,
-          [
-            streamId,
-            expected,
-            rows.map((r) => r.id),
-            rows.map((r) => r.type),
-            rows.map((r) => r.schemaVersion),
-            rows.map((r) => r.data),
-            rows.map((r) => r.metadata),
-          ],
+          [streamId, expected, ...eventParams(rows)],
         )
       ).rows;
     } catch (err) {
@@ -167,15 +168,7 @@ export class PostgresEventStore {
            ob AS (INSERT INTO ${this.schema}.outbox (global_position, stream_id, event_id, type)
                   SELECT global_position, stream_id, event_id, type FROM ins)
            SELECT ${INSERTED_COLUMNS} FROM ins`,
-          [
-            rows.map((r) => r.streamId),
-            rows.map((r) => r.version),
-            rows.map((r) => r.id),
-            rows.map((r) => r.type),
-            rows.map((r) => r.schemaVersion),
-            rows.map((r) => r.data),
-            rows.map((r) => r.metadata),
-          ],
+          [rows.map((r) => r.streamId), rows.map((r) => r.version), ...eventParams(rows)],
         )
       ).rows;
     } catch (err) {
