@@ -1,5 +1,6 @@
-import http, { type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import http, { type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { unavailableAnswer } from './unavailable-answer.ts';
 
 /** Seconds a client is told to wait (Retry-After) before asking a starting process again. */
 export const STARTING_RETRY_AFTER_SECONDS = 1;
@@ -10,20 +11,11 @@ export const STARTING_RETRY_AFTER_SECONDS = 1;
  * request made in those seconds is answered at once instead of hanging.
  */
 export function startingHandler(service: string): RequestListener {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    req.resume(); // drain any body: the answer does not depend on it
-    const health = (req.url ?? '/').split('?')[0] === '/api/health';
-    const body = JSON.stringify(
-      health ? { status: 'starting', service, message: 'Starting' } : { message: 'Starting' },
-    );
-    res.writeHead(503, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': Buffer.byteLength(body),
-      'Retry-After': String(STARTING_RETRY_AFTER_SECONDS),
-      'Cache-Control': 'no-store',
-    });
-    res.end(body);
-  };
+  return unavailableAnswer(service, {
+    status: 'starting',
+    message: 'Starting',
+    retryAfterSeconds: STARTING_RETRY_AFTER_SECONDS,
+  });
 }
 
 export interface StartingServer {

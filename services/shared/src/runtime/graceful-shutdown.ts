@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import { unavailableAnswer } from '../http/unavailable-answer.ts';
 import type { Logger } from '../observability/logger.ts';
 
 /** How long a stopping process lets requests in flight finish before it closes their connections. */
@@ -16,21 +17,7 @@ export const SHUTDOWN_LINGER_MS = 1000;
  * on every path (on /api/health a status of `shutting down`), so a client or load balancer goes elsewhere.
  */
 export function shuttingDownHandler(service: string): RequestListener {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    req.resume(); // drain any body: the answer does not depend on it
-    const health = (req.url ?? '/').split('?')[0] === '/api/health';
-    const body = JSON.stringify(
-      health ? { status: 'shutting down', service, message: 'Shutting down' } : { message: 'Shutting down' },
-    );
-    res.shouldKeepAlive = false;
-    res.writeHead(503, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': Buffer.byteLength(body),
-      Connection: 'close',
-      'Cache-Control': 'no-store',
-    });
-    res.end(body);
-  };
+  return unavailableAnswer(service, { status: 'shutting down', message: 'Shutting down', closeConnection: true });
 }
 
 export interface RequestGate {
