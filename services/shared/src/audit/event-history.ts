@@ -7,8 +7,8 @@ import { schemaIdentifier } from '../bus/schema-name.ts';
  * run modes). Used by `npm run audit` and `GET /api/orders/admin/{orderNumber}/history`.
  */
 
-/** One event as an auditor reads it. Positions are per schema (`checkout#42`), never across schemas. */
-export interface HistoryEntry {
+/** Where an event stands: its log, its place there and in its stream, its id and type. */
+export interface EventPlace {
   /** Schema (service log) the event is in. */
   source: string;
   /** Global position in that schema's log, as a string (a bigint). */
@@ -17,6 +17,10 @@ export interface HistoryEntry {
   streamVersion: number;
   eventId: string;
   type: string;
+}
+
+/** One event as an auditor reads it. Positions are per schema (`checkout#42`), never across schemas. */
+export interface HistoryEntry extends EventPlace {
   schemaVersion: number;
   /** When the command ran (metadata.occurredAt, else the row's recorded_at), ISO-8601 UTC. */
   time: string;

@@ -2,20 +2,14 @@ import type { Pool } from 'pg';
 import { listParkedEvents, replayParkedEvent, type ParkedEvent } from '../bus/parked-events.ts';
 import type { EventConsumer } from '../bus/types.ts';
 import { schemaIdentifier } from '../bus/schema-name.ts';
-import { indiaTime } from './event-history.ts';
+import { indiaTime, type EventPlace } from './event-history.ts';
 
 /** A parked event with the schema whose parked_events holds it; `ref` (`<schema>:<id>`) names it for --replay. */
-export interface ParkedEntry {
+export interface ParkedEntry extends EventPlace {
   ref: string;
   schema: string;
   id: string;
   consumer: string;
-  source: string;
-  position: string;
-  streamId: string;
-  streamVersion: number;
-  eventId: string;
-  type: string;
   error: string;
   attempts: number;
   parkedAt: string;
