@@ -4,8 +4,14 @@ import react from '@vitejs/plugin-react';
 
 export default defineConfig({
   plugins: [react()],
-  // `@/` points at src/ so shared code is imported by name, not by a chain of ../ (bulletproof-react).
-  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  resolve: {
+    alias: {
+      // `@/` points at src/ so shared code is imported by name, not by a chain of ../ (bulletproof-react).
+      '@': fileURLToPath(new URL('./src', import.meta.url)),
+      // The services' pure contracts (constants and types, no runtime imports), one definition for both sides.
+      '@shop/shared/contracts': fileURLToPath(new URL('../services/shared/src/contracts', import.meta.url)),
+    },
+  },
   server: {
     proxy: {
       '/api': 'http://127.0.0.1:8080',

@@ -1,7 +1,7 @@
 import type { ContentType, HomeSection, HomeSectionInput, TextSize } from './api/curation-api';
-import { SECTION_TEXT_STYLES } from '@/config/section-styles';
+import { TEXT_STYLES } from '@shop/shared/contracts/home-section-choices';
 
-export const textStyles = SECTION_TEXT_STYLES;
+export const textStyles = TEXT_STYLES;
 
 const plainStyleLabels: Record<string, string> = {
   default: 'Default',

@@ -1,14 +1,8 @@
 import type { CSSProperties } from 'react';
-import { SECTION_TEXT_STYLES } from '@/config/section-styles';
+import type { TextSize } from '@shop/shared/contracts/home-section-choices';
 
 // How an admin-defined homepage section looks: its text style, colours and size mapped to CSS. Pure, so
 // every style the admin side can pick is unit-tested.
-
-export const TEXT_STYLES = SECTION_TEXT_STYLES;
-export type TextStyle = (typeof TEXT_STYLES)[number];
-
-export const TEXT_SIZES = ['small', 'normal', 'big'] as const;
-export type TextSize = (typeof TEXT_SIZES)[number];
 
 export const DEFAULT_TEXT_COLOR = '#000000';
 export const DEFAULT_BACKGROUND_COLOR = '#FFFFFF';

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  FONT_FAMILIES,
-  hexColorOr,
-  sectionContainerStyle,
-  sectionTitleStyle,
-  TEXT_STYLES,
-  textSizeOf,
-} from './section-style';
+import { TEXT_STYLES } from '@shop/shared/contracts/home-section-choices';
+import { FONT_FAMILIES, hexColorOr, sectionContainerStyle, sectionTitleStyle, textSizeOf } from './section-style';
 
 describe('sectionContainerStyle', () => {
   it("uses the section's colours, #FFFFFF background and #000000 text by default", () => {

@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  CONTENT_TYPES,
+  TEXT_SIZES,
+  type ContentType,
+  type TextSize,
+} from '@shop/shared/contracts/home-section-choices';
 import { api } from '@/lib/api-client';
 import { listIn, parseEach, parseProductList, type Product } from '@/types/api';
 import { optionalText, textOrNull } from '@/types/fields';
@@ -49,10 +55,9 @@ export type CarouselSlide = z.infer<typeof slideSchema>;
 
 export type HomepageConfig = { carousel: CarouselSlide[]; sections?: unknown };
 
-export const contentTypes = ['products', 'collections'] as const;
-export type ContentType = (typeof contentTypes)[number];
-export const textSizes = ['small', 'normal', 'big'] as const;
-export type TextSize = (typeof textSizes)[number];
+export const contentTypes = CONTENT_TYPES;
+export type { ContentType, TextSize };
+export const textSizes = TEXT_SIZES;
 
 export const homeSectionSchema = z.object({
   id,
