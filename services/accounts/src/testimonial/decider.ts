@@ -1,14 +1,22 @@
 import { NotFoundError, ValidationError } from '@shop/shared/errors/errors';
-import { MAX_RATING, MAX_TEXT_LENGTH, MIN_RATING, type TestimonialEvent, type TestimonialStatus } from './events.ts';
+import {
+  MAX_RATING,
+  MAX_TEXT_LENGTH,
+  MIN_RATING,
+  type TestimonialEvent,
+  type TestimonialStatus,
+  type TestimonialSubmitted,
+} from './events.ts';
 
 export type TestimonialState =
   | { status: 'none' }
   | { status: 'submitted'; testimonialId: string; userId: string; moderation: TestimonialStatus }
   | { status: 'deleted' };
 
+/** What TestimonialSubmitted records, submitted at `now` (the text as typed: the decider trims it). */
 export type SubmitTestimonial = {
   type: 'SubmitTestimonial';
-  data: { testimonialId: string; userId: string; rating: number; text: string; now: Date };
+  data: Omit<TestimonialSubmitted['data'], 'submittedAt'> & { now: Date };
 };
 export type ModerateTestimonial = {
   type: 'ModerateTestimonial';

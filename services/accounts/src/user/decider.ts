@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError, ValidationError } from '@shop/shared/errors/errors';
 import { indiaDate } from '@shop/shared/time/india-date';
-import type { EmailEvent, Gender, UserEvent } from './events.ts';
+import type { EmailEvent, Gender, UserEvent, UserProfileUpdated, UserRegistered } from './events.ts';
 
 // ---- user-<id> ----
 export type UserState =
@@ -16,21 +16,15 @@ export type UserState =
       isAdmin: boolean;
     };
 
+/** What UserRegistered records, registered at `now`. */
 export type RegisterUser = {
   type: 'RegisterUser';
-  data: {
-    userId: string;
-    name: string;
-    email: string;
-    phone: string;
-    passwordHash: string;
-    isAdmin: boolean;
-    now: Date;
-  };
+  data: Omit<UserRegistered['data'], 'registeredAt'> & { now: Date };
 };
+/** What UserProfileUpdated records of the user's own fields, updated at `now`. */
 export type UpdateProfile = {
   type: 'UpdateProfile';
-  data: { name: string; email: string; phone: string; dob: string | null; gender: Gender | null; now: Date };
+  data: Omit<UserProfileUpdated['data'], 'userId' | 'updatedAt'> & { now: Date };
 };
 export type PromoteToAdmin = { type: 'PromoteToAdmin'; data: { now: Date } };
 export type UserCommand = RegisterUser | UpdateProfile | PromoteToAdmin;
