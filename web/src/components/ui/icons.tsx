@@ -74,3 +74,9 @@ export const StarIcon = (props: IconProps) => (
     <path d="m12 3 2.8 5.7 6.2.9-4.5 4.4 1.1 6.2L12 17.3l-5.6 2.9 1.1-6.2L3 9.6l6.2-.9Z" />
   </Icon>
 );
+
+export const CakeIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M4 21h16v-8H4zM4 16c2 1.5 4 1.5 6 0s4-1.5 6 0 3 1.5 4 0M12 13V9M12 6.5c-.8-.8-.8-1.7 0-2.5.8.8.8 1.7 0 2.5Z" />
+  </Icon>
+);

@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch } from '@/app/hooks';
 import { TextField } from '@/components/form/text-field';
+import { useFormFields } from '@/components/form/use-form-fields';
 import { notificationShown } from '@/components/notifications/notifications-slice';
 import { errorMessage } from '@/lib/api-client';
 import type { User } from '@/types/api';
@@ -27,14 +28,11 @@ export function validateLogin(values: { email: string; password: string }): Logi
 export function LoginForm({ onSuccess, signupHref }: LoginFormProps) {
   const dispatch = useAppDispatch();
   const [login, { isLoading }] = useLoginMutation();
-  const [values, setValues] = useState({ email: '', password: '' });
-  const [errors, setErrors] = useState<LoginErrors>({});
+  const { values, field, check } = useFormFields({ email: '', password: '' }, validateLogin);
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const found = validateLogin(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
+    if (!check()) return;
     try {
       const { user, token } = await login({ email: values.email.trim(), password: values.password }).unwrap();
       dispatch(sessionStarted({ user, token }));
@@ -51,26 +49,8 @@ export function LoginForm({ onSuccess, signupHref }: LoginFormProps) {
     <form className={styles.form} onSubmit={(event) => void handleSubmit(event)} noValidate>
       <h1 className={styles.title}>Login</h1>
       <p className={styles.subtitle}>Welcome back! Log in to continue shopping.</p>
-      <TextField
-        label="Email"
-        type="email"
-        name="email"
-        autoComplete="email"
-        required
-        value={values.email}
-        error={errors.email}
-        onChange={(event) => setValues({ ...values, email: event.target.value })}
-      />
-      <TextField
-        label="Password"
-        type="password"
-        name="password"
-        autoComplete="current-password"
-        required
-        value={values.password}
-        error={errors.password}
-        onChange={(event) => setValues({ ...values, password: event.target.value })}
-      />
+      <TextField label="Email" type="email" autoComplete="email" required {...field('email')} />
+      <TextField label="Password" type="password" autoComplete="current-password" required {...field('password')} />
       <button type="submit" className="btn btn-primary btn-block" disabled={isLoading}>
         {isLoading ? 'Logging in...' : 'Login'}
       </button>

@@ -1,7 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { TextField } from '@/components/form/text-field';
+import { SelectField, TextField } from '@/components/form/text-field';
+import { useFormFields } from '@/components/form/use-form-fields';
 import { notificationShown } from '@/components/notifications/notifications-slice';
+import { CakeIcon } from '@/components/ui/icons';
 import { errorMessage } from '@/lib/api-client';
 import type { Gender, User } from '@/types/api';
 import { useGetCurrentUserQuery, useUpdateCurrentUserMutation } from '../api/auth-api';
@@ -46,18 +48,18 @@ export function validateProfile(values: Values, today = calendarDateOf(new Date(
 function ProfileForm({ user }: { user: User }) {
   const dispatch = useAppDispatch();
   const [update, { isLoading }] = useUpdateCurrentUserMutation();
-  const [values, setValues] = useState<Values>(() => valuesOf(user));
-  const [errors, setErrors] = useState<Errors>({});
   const today = calendarDateOf(new Date());
+  const { values, setValues, field, control, check } = useFormFields<Values>(
+    () => valuesOf(user),
+    (current) => validateProfile(current, today),
+  );
   const savedDob = parseCalendarDate(user.dob);
   const age = ageOn(savedDob, today);
   const greeting = birthdayGreeting(user.name, savedDob, today);
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const found = validateProfile(values, today);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
+    if (!check()) return;
     try {
       // The answer's user and fresh token are stored by the mutation (session slice, then browser storage).
       const { user: saved } = await update({
@@ -88,80 +90,29 @@ function ProfileForm({ user }: { user: User }) {
       </h2>
       {greeting ? (
         <p className={styles.greeting} role="status">
-          <svg
-            width="20"
-            height="20"
-            viewBox="0 0 24 24"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-            aria-hidden="true"
-            focusable="false"
-          >
-            <path d="M4 21h16v-8H4zM4 16c2 1.5 4 1.5 6 0s4-1.5 6 0 3 1.5 4 0M12 13V9M12 6.5c-.8-.8-.8-1.7 0-2.5.8.8.8 1.7 0 2.5Z" />
-          </svg>
+          <CakeIcon />
           <span>{greeting}</span>
         </p>
       ) : null}
       <div className={styles.grid}>
-        <TextField
-          label="Name"
-          name="name"
-          autoComplete="name"
-          required
-          value={values.name}
-          error={errors.name}
-          onChange={(event) => setValues({ ...values, name: event.target.value })}
-        />
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          value={values.email}
-          error={errors.email}
-          onChange={(event) => setValues({ ...values, email: event.target.value })}
-        />
-        <TextField
-          label="Phone"
-          type="tel"
-          name="phone"
-          autoComplete="tel"
-          value={values.phone}
-          onChange={(event) => setValues({ ...values, phone: event.target.value })}
-        />
+        <TextField label="Name" autoComplete="name" required {...field('name')} />
+        <TextField label="Email" type="email" autoComplete="email" required {...field('email')} />
+        <TextField label="Phone" type="tel" autoComplete="tel" {...field('phone')} />
         <TextField
           label="Date of birth"
           type="date"
-          name="dob"
           autoComplete="bday"
           max={formatCalendarDate(today)}
-          value={values.dob}
-          error={errors.dob}
-          onChange={(event) => setValues({ ...values, dob: event.target.value })}
+          {...field('dob')}
         />
-        <div className="field">
-          <label className="field-label" htmlFor="profile-gender">
-            Gender
-          </label>
-          <select
-            id="profile-gender"
-            className="input"
-            name="gender"
-            value={values.gender}
-            onChange={(event) => setValues({ ...values, gender: event.target.value as Gender | '' })}
-          >
-            <option value="">Prefer not to say</option>
-            {GENDERS.map((gender) => (
-              <option key={gender} value={gender}>
-                {gender}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField label="Gender" {...control('gender')}>
+          <option value="">Prefer not to say</option>
+          {GENDERS.map((gender) => (
+            <option key={gender} value={gender}>
+              {gender}
+            </option>
+          ))}
+        </SelectField>
         <div className={styles.age}>
           <span className="field-label">Age</span>
           <span data-testid="profile-age">{age === null ? 'Not set' : `${age} ${age === 1 ? 'year' : 'years'}`}</span>

@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch } from '@/app/hooks';
 import { TextField } from '@/components/form/text-field';
+import { useFormFields } from '@/components/form/use-form-fields';
 import { notificationShown } from '@/components/notifications/notifications-slice';
 import { errorMessage } from '@/lib/api-client';
 import type { User } from '@/types/api';
@@ -37,23 +38,14 @@ type SignupFormProps = {
 export function SignupForm({ onSuccess, loginHref }: SignupFormProps) {
   const dispatch = useAppDispatch();
   const [register, { isLoading }] = useRegisterMutation();
-  const [values, setValues] = useState<SignupValues>({
-    name: '',
-    email: '',
-    phone: '',
-    password: '',
-    confirmPassword: '',
-  });
-  const [errors, setErrors] = useState<SignupErrors>({});
-
-  const setField = (field: keyof SignupValues) => (event: { target: { value: string } }) =>
-    setValues((current) => ({ ...current, [field]: event.target.value }));
+  const { values, field, check } = useFormFields<SignupValues>(
+    { name: '', email: '', phone: '', password: '', confirmPassword: '' },
+    validateSignup,
+  );
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const found = validateSignup(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
+    if (!check()) return;
     try {
       const { user, token } = await register({
         name: values.name.trim(),
@@ -79,56 +71,23 @@ export function SignupForm({ onSuccess, loginHref }: SignupFormProps) {
     <form className={styles.form} onSubmit={(event) => void handleSubmit(event)} noValidate>
       <h1 className={styles.title}>Create account</h1>
       <p className={styles.subtitle}>Sign up to track orders and save your addresses.</p>
-      <TextField
-        label="Name"
-        name="name"
-        autoComplete="name"
-        required
-        value={values.name}
-        error={errors.name}
-        onChange={setField('name')}
-      />
-      <TextField
-        label="Email"
-        type="email"
-        name="email"
-        autoComplete="email"
-        required
-        value={values.email}
-        error={errors.email}
-        onChange={setField('email')}
-      />
-      <TextField
-        label="Phone"
-        type="tel"
-        name="phone"
-        autoComplete="tel"
-        placeholder="+91"
-        required
-        value={values.phone}
-        error={errors.phone}
-        onChange={setField('phone')}
-      />
+      <TextField label="Name" autoComplete="name" required {...field('name')} />
+      <TextField label="Email" type="email" autoComplete="email" required {...field('email')} />
+      <TextField label="Phone" type="tel" autoComplete="tel" placeholder="+91" required {...field('phone')} />
       <TextField
         label="Password"
         type="password"
-        name="password"
         autoComplete="new-password"
         required
         minLength={MIN_PASSWORD_LENGTH}
-        value={values.password}
-        error={errors.password}
-        onChange={setField('password')}
+        {...field('password')}
       />
       <TextField
         label="Confirm password"
         type="password"
-        name="confirmPassword"
         autoComplete="new-password"
         required
-        value={values.confirmPassword}
-        error={errors.confirmPassword}
-        onChange={setField('confirmPassword')}
+        {...field('confirmPassword')}
       />
       <button type="submit" className="btn btn-primary btn-block" disabled={isLoading}>
         {isLoading ? 'Creating account...' : 'Sign up'}
