@@ -77,6 +77,21 @@ export function chargedPaise(state: Exclude<PaymentOrderState, { status: 'none' 
   return 'order' in state ? state.order.totalPaise : state.opened.amountPaise;
 }
 
+/** The provider order's id, whether it was opened without a cart or created with one. */
+const providerOrderId = (state: Exclude<PaymentOrderState, { status: 'none' }>): string =>
+  'order' in state ? state.order.razorpayOrderId : state.opened.razorpayOrderId;
+
+/**
+ * The provider order and its reservation while the order still awaits its payment (open: no reservation
+ * yet, so ''; created); null once verified, expired or lapsed.
+ */
+function awaitingPayment(state: PaymentOrderState): { razorpayOrderId: string; reservationId: string } | null {
+  if (state.status === 'open') return { razorpayOrderId: state.opened.razorpayOrderId, reservationId: '' };
+  if (state.status === 'created')
+    return { razorpayOrderId: state.order.razorpayOrderId, reservationId: state.order.reservationId };
+  return null;
+}
+
 /** Thrown when money arrived for a reservation that had already lapsed: the payment is to be refunded. */
 export class PaymentAfterExpiryError extends ConflictError {
   constructor() {
@@ -139,54 +154,25 @@ export function decidePayment(command: PaymentCommand, state: PaymentOrderState)
         },
       ];
     }
-    case 'ExpirePaymentOrder':
-      if (state.status === 'open') {
-        return [
-          {
-            type: 'PaymentOrderExpired',
-            data: {
-              razorpayOrderId: state.opened.razorpayOrderId,
-              reservationId: '',
-              expiredAt: command.data.now.toISOString(),
-            },
-          },
-        ];
-      }
-      if (state.status !== 'created') return [];
-      return [
-        {
-          type: 'PaymentOrderExpired',
-          data: {
-            razorpayOrderId: state.order.razorpayOrderId,
-            reservationId: state.order.reservationId,
-            expiredAt: command.data.now.toISOString(),
-          },
-        },
-      ];
-    case 'RecordPaymentFailure':
-      if (state.status === 'open') {
-        return [
-          {
-            type: 'PaymentFailed',
-            data: {
-              razorpayOrderId: state.opened.razorpayOrderId,
-              reason: command.data.reason,
-              failedAt: command.data.now.toISOString(),
-            },
-          },
-        ];
-      }
-      if (state.status !== 'created') return [];
+    case 'ExpirePaymentOrder': {
+      const awaiting = awaitingPayment(state);
+      if (!awaiting) return [];
+      return [{ type: 'PaymentOrderExpired', data: { ...awaiting, expiredAt: command.data.now.toISOString() } }];
+    }
+    case 'RecordPaymentFailure': {
+      const awaiting = awaitingPayment(state);
+      if (!awaiting) return [];
       return [
         {
           type: 'PaymentFailed',
           data: {
-            razorpayOrderId: state.order.razorpayOrderId,
+            razorpayOrderId: awaiting.razorpayOrderId,
             reason: command.data.reason,
             failedAt: command.data.now.toISOString(),
           },
         },
       ];
+    }
     case 'RecordRefundDue': {
       if (state.status === 'none') throw new NotFoundError('Payment order not found');
       const { paymentId } = command.data;
@@ -199,7 +185,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentOrderState)
         {
           type: 'RefundDue',
           data: {
-            razorpayOrderId: 'order' in state ? state.order.razorpayOrderId : state.opened.razorpayOrderId,
+            razorpayOrderId: providerOrderId(state),
             razorpayPaymentId: paymentId,
             amountPaise: chargedPaise(state),
             reason: command.data.reason,
@@ -219,7 +205,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentOrderState)
         {
           type: 'PaymentRefunded',
           data: {
-            razorpayOrderId: 'order' in state ? state.order.razorpayOrderId : state.opened.razorpayOrderId,
+            razorpayOrderId: providerOrderId(state),
             razorpayPaymentId: command.data.paymentId,
             refundId: command.data.refundId,
             amountPaise: command.data.amountPaise,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '@shop/test-support/given-when-then';
-import type { PaymentEvent, PaymentOrderCreated } from '@shop/shared/contracts/payment-events';
+import type { PaymentOrderCreated, PaymentOrderOpened } from '@shop/shared/contracts/payment-events';
 import {
   decidePayment,
   evolvePayment,
@@ -44,6 +44,22 @@ const created: PaymentOrderCreated = {
     totalPaise: 99800,
   },
 };
+/** An order opened without a cart (priced at verify): order_1 for ₹998 by a guest, unless told otherwise. */
+const openedOrder = (
+  o: { razorpayOrderId?: string; amountPaise?: number; userId?: string | null } = {},
+): PaymentOrderOpened => ({
+  type: 'PaymentOrderOpened',
+  data: {
+    razorpayOrderId: 'order_1',
+    amountPaise: 99800,
+    receipt: 'r',
+    currency: 'INR',
+    userId: null,
+    createdAt: now.toISOString(),
+    expiresAt: now.toISOString(),
+    ...o,
+  },
+});
 const given = deciderSpec({ decide: decidePayment, evolve: evolvePayment, initialState: initialPaymentState });
 const verify = (paymentId = 'pay_1') => ({
   type: 'VerifyPayment' as const,
@@ -99,18 +115,7 @@ describe('payment order decider', () => {
   });
 
   it('an order opened without a cart is verified only once priced, and lapses unpriced', () => {
-    const opened: PaymentEvent = {
-      type: 'PaymentOrderOpened',
-      data: {
-        razorpayOrderId: 'order_1',
-        amountPaise: 99800,
-        receipt: 'r',
-        currency: 'INR',
-        userId: null,
-        createdAt: now.toISOString(),
-        expiresAt: now.toISOString(),
-      },
-    };
+    const opened = openedOrder();
     given([opened]).when(verify()).then('The order details are needed');
     const priced = given([opened]).when({ type: 'CreatePaymentOrder', data: created.data }).events();
     expect(
@@ -130,18 +135,7 @@ describe('payment order decider', () => {
   });
 
   it("issue 15 defect 8: an account's opened order takes a cart only from that account, not whoever verifies first", () => {
-    const openedBy = (userId: string | null): PaymentEvent => ({
-      type: 'PaymentOrderOpened',
-      data: {
-        razorpayOrderId: 'order_1',
-        amountPaise: 99800,
-        receipt: 'r',
-        currency: 'INR',
-        userId,
-        createdAt: now.toISOString(),
-        expiresAt: now.toISOString(),
-      },
-    });
+    const openedBy = (userId: string | null) => openedOrder({ userId });
     const cartFrom = (userId: string | null) => ({
       type: 'CreatePaymentOrder' as const,
       data: { ...created.data, customer: { ...created.data.customer, userId } },
@@ -224,18 +218,7 @@ describe('refunds of money that cannot become an order', () => {
   });
 
   it('never verifies a payment that is being refunded, and never refunds the payment that placed the order', () => {
-    const opened: PaymentEvent = {
-      type: 'PaymentOrderOpened',
-      data: {
-        razorpayOrderId: 'order_2',
-        amountPaise: 100,
-        receipt: 'r',
-        currency: 'INR',
-        userId: null,
-        createdAt: now.toISOString(),
-        expiresAt: now.toISOString(),
-      },
-    };
+    const opened = openedOrder({ razorpayOrderId: 'order_2', amountPaise: 100 });
     const due = given([opened])
       .when({ ...refundDue('pay_1'), data: { ...refundDue('pay_1').data, customerEmail: 'g@x.in' } })
       .events();
