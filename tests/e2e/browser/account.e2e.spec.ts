@@ -1,29 +1,14 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { sandboxPay } from '../../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
-import {
-  horizontalOverflow,
-  type EmbeddedShop,
-  newVisitor,
-  screenshot,
-  useShopAndBrowser,
-  shopApi,
-  VIEWPORTS,
-} from '../support/browser.ts';
+import { atBothWidths, useShopAndBrowser, VIEWPORTS } from '../support/browser.ts';
 
 // Issue 10, browser test (d) and the account screens: the login guard's round trip, the profile and the
 // address book persisting across a reload, /my-orders showing the shopper's order with its badge changing
 // live when the admin changes its status, and a refused token sending the user to /login. Against the
 // embedded default with the demo catalog, through the real web app and API.
 
-let shop: EmbeddedShop;
-let browser: Browser;
-useShopAndBrowser(async (startedShop, startedBrowser) => {
-  [shop, browser] = [startedShop, startedBrowser];
-});
-
-const callApi = <T = unknown>(path: string, init?: Parameters<ReturnType<typeof shopApi>>[1]) =>
-  shopApi(shop.base)<T>(path, init);
+const shop = useShopAndBrowser();
 
 type Account = { user: { id: string; name: string; email: string }; token: string };
 
@@ -31,7 +16,7 @@ let accounts = 0;
 async function registerShopper(name: string): Promise<Account & { password: string }> {
   const password = 'kapda-pass-1';
   const email = `account-${Date.now()}-${++accounts}@example.in`;
-  const account = await callApi<Account>('/auth/register', {
+  const account = await shop.api<Account>('/auth/register', {
     body: { name, email, phone: '+919800000011', password },
   });
   return { ...account, password };
@@ -40,7 +25,7 @@ async function registerShopper(name: string): Promise<Account & { password: stri
 /** Places a paid order for a signed-in shopper through the API: create-order, sandbox pay, verify. */
 async function placeOrder(account: Account): Promise<string> {
   type Product = { id: string; price: number; quantity: number; sizeQuantities: Record<string, number> };
-  const products = await callApi<Product[]>('/products');
+  const products = await shop.api<Product[]>('/products');
   const product = products.find(
     (p) => p.quantity > 0 && Object.values(p.sizeQuantities ?? {}).some((units) => units > 0),
   );
@@ -59,12 +44,12 @@ async function placeOrder(account: Account): Promise<string> {
     shippingCharge: 0,
     deliveryCharge: 0,
   };
-  const created = await callApi<{ id: string }>('/payment/create-order', {
+  const created = await shop.api<{ id: string }>('/payment/create-order', {
     token: account.token,
     body: { amount: product.price, currency: 'INR', receipt: `rcpt_${Date.now()}`, orderData },
   });
   const payment = await sandboxPay(`${shop.base}/razorpay-sandbox`, created.id);
-  const verified = await callApi<{ orderNumber: string }>('/payment/verify', {
+  const verified = await shop.api<{ orderNumber: string }>('/payment/verify', {
     token: account.token,
     body: { ...payment, orderData },
   });
@@ -72,12 +57,6 @@ async function placeOrder(account: Account): Promise<string> {
 }
 
 const notification = (page: Page, title: string) => page.getByText(title, { exact: true }).first();
-
-/** Closes every open notification, so screenshots show the page itself. */
-async function closeNotifications(page: Page) {
-  const close = page.getByRole('button', { name: 'Close notification' });
-  while ((await close.count()) > 0) await close.first().click();
-}
 
 async function logIn(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
@@ -99,7 +78,7 @@ const addressCard = (page: Page, label: string): Locator => page.getByRole('list
 describe('account screens (issue 10, browser test d)', () => {
   it('a logged-out visit to /profile lands on /login and returns there after login; the profile and addresses persist across a reload', async () => {
     const shopper = await registerShopper('Meera Iyer');
-    const { context, page } = await newVisitor(browser, shop.base, VIEWPORTS.desktop);
+    const { context, page } = await shop.visit(VIEWPORTS.desktop);
 
     await page.goto('/profile');
     await page.waitForURL((url) => url.pathname === '/login');
@@ -127,7 +106,7 @@ describe('account screens (issue 10, browser test d)', () => {
     // The answer's fresh token replaced the stored one, and it names the updated profile.
     const storedToken = await page.evaluate<string | null>('window.localStorage.getItem("token")');
     expect(storedToken).toBeTruthy();
-    const me = await callApi<{ name: string; dob: string; gender: string }>('/auth/me', { token: storedToken });
+    const me = await shop.api<{ name: string; dob: string; gender: string }>('/auth/me', { token: storedToken });
     expect(me).toMatchObject({ name: 'Meera Krishnan', dob, gender: 'Female' });
     const storedUser = await page.evaluate<{ name: string }>('JSON.parse(window.localStorage.getItem("user"))');
     expect(storedUser.name).toBe('Meera Krishnan');
@@ -180,25 +159,18 @@ describe('account screens (issue 10, browser test d)', () => {
     expect(await addressCard(page, 'Home').getByText('Default', { exact: true }).count()).toBe(0);
     expect(await addressCard(page, 'Home').textContent()).toContain('14 Lavelle Road, Bengaluru, Karnataka - 560001');
 
-    for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
-      await page.setViewportSize(viewport);
-      await page.getByRole('heading', { name: 'Saved Addresses' }).waitFor();
-      expect(await horizontalOverflow(page)).toBe(0);
-      await closeNotifications(page);
-      await page.evaluate('window.scrollTo(0, 0)');
-      await screenshot(page, 'profile');
-    }
+    await atBothWidths(page, 'profile', () => page.getByRole('heading', { name: 'Saved Addresses' }).waitFor());
     await context.close();
   }, 90_000);
 
   it("/my-orders shows the shopper's order and its badge changes live when the admin changes the status", async () => {
     const shopper = await registerShopper('Kabir Sethi');
     const orderNumber = await placeOrder(shopper);
-    const admin = await callApi<Account>('/auth/login', {
+    const admin = await shop.api<Account>('/auth/login', {
       body: { email: 'admin@shop.local', password: 'admin123' },
     });
 
-    const { context, page } = await newVisitor(browser, shop.base, VIEWPORTS.desktop);
+    const { context, page } = await shop.visit(VIEWPORTS.desktop);
     await page.goto('/login?redirectTo=%2Fmy-orders');
     await logIn(page, shopper.user.email, shopper.password);
     await page.waitForURL((url) => url.pathname === '/my-orders');
@@ -223,7 +195,7 @@ describe('account screens (issue 10, browser test d)', () => {
     // The seed's colours: processing yellow, out for delivery blue, delivered green.
     expect(await colourOf()).toBe('rgb(254, 249, 195)');
 
-    await callApi(`/orders/admin/${orderNumber}/status`, {
+    await shop.api(`/orders/admin/${orderNumber}/status`, {
       method: 'PATCH',
       token: admin.token,
       body: { deliveryStatus: 'Out for Delivery' },
@@ -232,7 +204,7 @@ describe('account screens (issue 10, browser test d)', () => {
     expect(await badge.getAttribute('data-tone')).toBe('outForDelivery');
     expect(await colourOf()).toBe('rgb(219, 234, 254)');
 
-    await callApi(`/orders/admin/${orderNumber}/status`, {
+    await shop.api(`/orders/admin/${orderNumber}/status`, {
       method: 'PATCH',
       token: admin.token,
       body: { deliveryStatus: 'Delivered' },
@@ -242,20 +214,13 @@ describe('account screens (issue 10, browser test d)', () => {
     expect(await colourOf()).toBe('rgb(220, 252, 231)');
     expect(await page.evaluate<boolean>('window.__sameDocument === true')).toBe(true);
 
-    for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
-      await page.setViewportSize(viewport);
-      await order.waitFor();
-      expect(await horizontalOverflow(page)).toBe(0);
-      await closeNotifications(page);
-      await page.evaluate('window.scrollTo(0, 0)');
-      await screenshot(page, 'my-orders');
-    }
+    await atBothWidths(page, 'my-orders', () => order.waitFor());
     await context.close();
   }, 90_000);
 
   it('a token the API refuses (401) logs the user out and sends them to /login, remembering the page', async () => {
     const shopper = await registerShopper('Ira Menon');
-    const { context, page } = await newVisitor(browser, shop.base, VIEWPORTS.phone);
+    const { context, page } = await shop.visit(VIEWPORTS.phone);
     await page.goto('/login?redirectTo=%2Fmy-orders');
     await logIn(page, shopper.user.email, shopper.password);
     await page.waitForURL((url) => url.pathname === '/my-orders');

@@ -1,14 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { httpClient } from '@shop/test-support/http';
-import {
-  horizontalOverflow,
-  type EmbeddedShop,
-  newVisitor,
-  screenshot,
-  useShopAndBrowser,
-  VIEWPORTS,
-} from '../support/browser.ts';
+import { httpClient, type HttpClient } from '@shop/test-support/http';
+import { horizontalOverflow, screenshot, useShopAndBrowser, VIEWPORTS } from '../support/browser.ts';
 
 // Issue 10, Must show (c), the curation part: through the admin screens' forms the admin creates a coupon,
 // a collection of two products, a homepage section and a carousel slide, and approves a shopper's
@@ -21,12 +14,9 @@ const PNG = Buffer.from(
 );
 const png = (name: string) => ({ name, mimeType: 'image/png', buffer: PNG });
 
-let shop: EmbeddedShop;
-let browser: Browser;
-let api: ReturnType<typeof httpClient>;
-useShopAndBrowser(async (startedShop, startedBrowser) => {
-  [shop, browser] = [startedShop, startedBrowser];
-  api = httpClient(shop.base);
+let api: HttpClient;
+const shop = useShopAndBrowser((started) => {
+  api = httpClient(started.base);
 });
 
 async function loginAsAdmin(page: Page) {
@@ -69,7 +59,7 @@ describe('admin curation through the browser (issue 10, Must show c)', () => {
     expect(submitted.status).toBe(201);
     expect(JSON.stringify((await api('GET', '/api/testimonials')).body)).not.toContain(reviewText);
 
-    const { context, page } = await newVisitor(browser, shop.base, VIEWPORTS.desktop);
+    const { context, page } = await shop.visit(VIEWPORTS.desktop);
     await loginAsAdmin(page);
 
     // Coupon: through the form, then it validates for a shopper.
@@ -201,7 +191,7 @@ describe('admin curation through the browser (issue 10, Must show c)', () => {
     await context.close();
 
     // The storefront, as a new visitor: the collection's products under /products?collection=.
-    const visitor = await newVisitor(browser, shop.base, VIEWPORTS.desktop);
+    const visitor = await shop.visit(VIEWPORTS.desktop);
     await visitor.page.goto(`/products?collection=${encodeURIComponent(collection.id)}`);
     await visitor.page.getByText(first.name, { exact: true }).first().waitFor({ timeout: 15_000 });
     await visitor.page.getByText(second.name, { exact: true }).first().waitFor();
@@ -225,7 +215,7 @@ describe('admin curation through the browser (issue 10, Must show c)', () => {
   }, 180_000);
 
   it('saves delivery settings through the form and the delivery quote follows them', async () => {
-    const { context, page } = await newVisitor(browser, shop.base, VIEWPORTS.desktop);
+    const { context, page } = await shop.visit(VIEWPORTS.desktop);
     await loginAsAdmin(page);
     await page.goto('/admin/delivery-settings');
     await page.getByText('How it works').waitFor({ timeout: 15_000 });
@@ -248,7 +238,7 @@ describe('admin curation through the browser (issue 10, Must show c)', () => {
 
   for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     it(`shows the curation screens at ${viewport.width} px without sideways scrolling (${label})`, async () => {
-      const { context, page } = await newVisitor(browser, shop.base, viewport);
+      const { context, page } = await shop.visit(viewport);
       await loginAsAdmin(page);
       const screens: Array<[string, string, string]> = [
         ['/admin/coupons', 'admin-coupons', 'CURATE15'],

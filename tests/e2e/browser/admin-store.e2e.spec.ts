@@ -1,13 +1,13 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sandboxPay } from '../../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
 import {
+  closeNotifications,
   horizontalOverflow,
-  type EmbeddedShop,
-  newVisitor,
   screenshot,
   useShopAndBrowser,
   VIEWPORTS,
+  type Viewport,
 } from '../support/browser.ts';
 
 // Issue 10, Must show (b) and the products part of (c): the admin screens against the embedded default,
@@ -19,13 +19,8 @@ import {
 const ADMIN = { email: 'admin@shop.local', password: 'admin123' };
 const WAIT = { timeout: 20_000 };
 
-let shop: EmbeddedShop;
-let browser: Browser;
+const shop = useShopAndBrowser();
 const contexts: BrowserContext[] = [];
-
-useShopAndBrowser(async (startedShop, startedBrowser) => {
-  [shop, browser] = [startedShop, startedBrowser];
-});
 
 afterAll(async () => {
   for (const context of contexts) await context.close().catch(() => undefined);
@@ -49,8 +44,8 @@ async function api<T>(
   return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
 }
 
-async function visitor(viewport: { width: number; height: number } = VIEWPORTS.desktop) {
-  const visit = await newVisitor(browser, shop.base, viewport);
+async function visitor(viewport: Viewport = VIEWPORTS.desktop) {
+  const visit = await shop.visit(viewport);
   contexts.push(visit.context);
   return visit;
 }
@@ -64,15 +59,9 @@ async function logIn(page: Page, credentials: { email: string; password: string 
   await page.waitForURL((url) => url.pathname !== '/login', WAIT);
 }
 
-/** Closes the notices on screen (a 'Welcome back' would cover part of a screenshot). */
-async function closeNotices(page: Page) {
-  const close = page.getByRole('button', { name: 'Close notification' });
-  while ((await close.count()) > 0) await close.first().click();
-}
-
 /** The same signed-in session at another width (storage holds the session under user and token). */
-async function sameSessionAt(page: Page, viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({
+async function sameSessionAt(page: Page, viewport: Viewport): Promise<Page> {
+  const context = await shop.browser.newContext({
     baseURL: shop.base,
     viewport,
     storageState: await page.context().storageState(),
@@ -151,7 +140,7 @@ describe('admin screens in a browser', () => {
     const revenueTile = admin.locator('dd').first();
     await expect.poll(() => revenueTile.textContent(), WAIT).toMatch(/^₹[\d,]+(\.\d{1,2})?$/);
     expect(await horizontalOverflow(admin)).toBe(0);
-    await closeNotices(admin);
+    await closeNotifications(admin);
     await screenshot(admin, 'admin-dashboard');
 
     // /admin/orders: the order in the scroll area, with its data, badge and the status dropdown.
@@ -174,7 +163,7 @@ describe('admin screens in a browser', () => {
     // Only a delivered order offers Delete.
     expect(await adminOrder.getByRole('button', { name: 'Delete' }).count()).toBe(0);
     expect(await horizontalOverflow(admin)).toBe(0);
-    await closeNotices(admin);
+    await closeNotifications(admin);
     await screenshot(admin, 'admin-orders');
 
     // The dashboard, open at phone width in the same session, follows the figures live.
@@ -305,7 +294,7 @@ describe('admin screens in a browser', () => {
       await page.goto('/admin/products');
       await page.getByRole('article', { name }).waitFor(WAIT);
       expect(await horizontalOverflow(page)).toBe(0);
-      await closeNotices(page);
+      await closeNotifications(page);
       await screenshot(page, 'admin-products');
       await page.goto('/admin/users');
       await page.getByText(ADMIN.email).waitFor(WAIT);

@@ -1,25 +1,13 @@
-import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import {
-  horizontalOverflow,
-  type EmbeddedShop,
-  newVisitor,
-  screenshot,
-  useShopAndBrowser,
-  VIEWPORTS,
-} from '../support/browser.ts';
+import { horizontalOverflow, screenshot, useShopAndBrowser, VIEWPORTS } from '../support/browser.ts';
 
 // The browser harness itself: Debian's Chromium through playwright-core against the embedded default.
-let shop: EmbeddedShop;
-let browser: Browser;
-useShopAndBrowser(async (startedShop, startedBrowser) => {
-  [shop, browser] = [startedShop, startedBrowser];
-});
+const shop = useShopAndBrowser();
 
 describe('browser harness', () => {
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     it(`renders the storefront's product list at ${viewport.width} px without sideways scrolling (${name})`, async () => {
-      const { context, page } = await newVisitor(browser, shop.base, viewport);
+      const { context, page } = await shop.visit(viewport);
       await page.goto('/products');
       await expect
         .poll(() => page.getByRole('button', { name: 'Add to Cart' }).count(), { timeout: 15_000 })

@@ -1,35 +1,17 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import {
-  horizontalOverflow,
-  type EmbeddedShop,
-  newVisitor,
-  screenshot,
-  useShopAndBrowser,
-  shopApi,
-  VIEWPORTS,
-} from '../support/browser.ts';
+import { atBothWidths, rupees, useShopAndBrowser, VIEWPORTS } from '../support/browser.ts';
 
 // Issue 10, browser tests (a) and (e): a shopper buys through the real web app, the real API and the
 // built-in Razorpay sandbox's checkout.js dialog, against the embedded default with the demo catalog.
 
-let shop: EmbeddedShop;
-let browser: Browser;
-useShopAndBrowser(async (startedShop, startedBrowser) => {
-  [shop, browser] = [startedShop, startedBrowser];
-});
+const shop = useShopAndBrowser();
 
 type Json = Record<string, unknown>;
 
-const callApi = <T = unknown>(path: string, init?: Parameters<ReturnType<typeof shopApi>>[1]) =>
-  shopApi(shop.base)<T>(path, init);
-
-const rupees = (amount: number) =>
-  `₹${amount.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-
 /** The delivery charges the server quotes for an order total (shipping plus delivery). */
 async function chargesFor(orderTotal: number): Promise<number> {
-  const quote = (await callApi('/delivery/calculate', { body: { orderTotal } })) as {
+  const quote = (await shop.api('/delivery/calculate', { body: { orderTotal } })) as {
     deliveryCharge: number;
     shippingCharge: number;
   };
@@ -62,28 +44,14 @@ async function fillShipping(page: Page, contact?: { name: string; email: string;
   await page.getByLabel('Pincode *').fill('560038');
 }
 
-/** Checks a screen at both widths: no sideways scrolling, and a screenshot of each (notifications closed). */
-async function atBothWidths(page: Page, name: string, ready: () => Promise<unknown>) {
-  const original = page.viewportSize() ?? VIEWPORTS.desktop;
-  const close = page.getByRole('button', { name: 'Close notification' });
-  while ((await close.count()) > 0) await close.first().click();
-  for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
-    await page.setViewportSize(viewport);
-    await ready();
-    expect(await horizontalOverflow(page)).toBe(0);
-    await screenshot(page, name);
-  }
-  await page.setViewportSize(original);
-}
-
 describe('shopper checkout in the browser', () => {
   it('(a) searches, filters, picks a size, adds to cart, signs up, checks out with a coupon through the payment dialog and sees the order in My Orders', async () => {
     // The admin creates the coupon and sets delivery charges through the API: shipping ₹49 below ₹2,000,
     // delivery ₹30 below ₹1,400, so the ₹1,499 cart pays shipping only and, after the 10% coupon, both.
-    const admin = (await callApi('/auth/login', { body: { email: 'admin@shop.local', password: 'admin123' } })) as {
+    const admin = (await shop.api('/auth/login', { body: { email: 'admin@shop.local', password: 'admin123' } })) as {
       token: string;
     };
-    await callApi('/delivery/settings', {
+    await shop.api('/delivery/settings', {
       method: 'PUT',
       token: admin.token,
       body: {
@@ -96,12 +64,12 @@ describe('shopper checkout in the browser', () => {
     });
     expect(await chargesFor(1499)).toBe(49);
     expect(await chargesFor(1349.1)).toBe(79);
-    await callApi('/coupons', {
+    await shop.api('/coupons', {
       token: admin.token,
       body: { code: 'BROWSER10', discountType: 'percentage', discountValue: 10, minOrderAmount: 0, isActive: true },
     });
 
-    const { context, page } = await newVisitor(browser, shop.base, VIEWPORTS.desktop);
+    const { context, page } = await shop.visit(VIEWPORTS.desktop);
     await page.goto('/products');
 
     // Search (name or description): the men's shirt and a women's dress; then only the men's.
@@ -197,7 +165,7 @@ describe('shopper checkout in the browser', () => {
     expect(await page.getByTestId('cart-badge').count()).toBe(0);
 
     const token = await page.evaluate<string | null>('window.localStorage.getItem("token")');
-    const orders = (await callApi('/orders', { token })) as Json[];
+    const orders = (await shop.api('/orders', { token })) as Json[];
     expect(orders).toHaveLength(1);
     const order = orders[0]!;
     expect(order).toMatchObject({ customerEmail: email, customerName: 'Asha Rao' });
@@ -208,7 +176,7 @@ describe('shopper checkout in the browser', () => {
   });
 
   it('(e) a cancelled and a failed payment say so and keep the cart', async () => {
-    const { context, page } = await newVisitor(browser, shop.base, VIEWPORTS.desktop);
+    const { context, page } = await shop.visit(VIEWPORTS.desktop);
     await page.goto('/products');
     const card = page.getByRole('article', { name: 'Charcoal Crew T-Shirt' });
     await card.getByRole('button', { name: 'Add to Cart' }).click();

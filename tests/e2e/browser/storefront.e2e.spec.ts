@@ -1,22 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import {
-  horizontalOverflow,
-  type EmbeddedShop,
-  newVisitor,
-  screenshot,
-  useShopAndBrowser,
-  shopApi,
-  VIEWPORTS,
-} from '../support/browser.ts';
+import { horizontalOverflow, rupees, screenshot, useShopAndBrowser, VIEWPORTS } from '../support/browser.ts';
 
 // The storefront in Debian's Chromium against the embedded default (demo catalog): the homepage with the
 // carousel, New Arrivals, the collections strip, Best Sellers, approved testimonials, the review form and
 // an admin-defined section, all curated through the real API; a collection card's Shop Now filtering the
 // product list; and the home, product list and product detail screens at 1440 and 375 px.
 
-let shop: EmbeddedShop;
-let browser: Browser;
+const shop = useShopAndBrowser(curate);
 
 type Json = Record<string, unknown>;
 
@@ -30,17 +21,11 @@ type DomElement = {
 type InPage = { getComputedStyle(element: DomElement): Record<string, string> };
 type Product = { id: string | number; name: string; price: number; image: string | null };
 
-const callApi = <T = unknown>(path: string, init?: Parameters<ReturnType<typeof shopApi>>[1]) =>
-  shopApi(shop.base)<T>(path, init);
-
-const rupees = (amount: number) =>
-  `₹${amount.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-
 async function register(name: string): Promise<{ email: string; password: string; token: string }> {
   const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${Date.now()}@example.in`;
   const password = 'secret123';
-  await callApi('/auth/register', { body: { name, email, phone: '+91 98450 12345', password } });
-  const login = (await callApi('/auth/login', { body: { email, password } })) as { token: string };
+  await shop.api('/auth/register', { body: { name, email, phone: '+91 98450 12345', password } });
+  const login = (await shop.api('/auth/login', { body: { email, password } })) as { token: string };
   return { email, password, token: login.token };
 }
 
@@ -68,16 +53,16 @@ let sectionProducts: Product[];
 let reviewer: Awaited<ReturnType<typeof register>>;
 let shopper: Awaited<ReturnType<typeof register>>;
 
-useShopAndBrowser(async (startedShop, startedBrowser) => {
-  [shop, browser] = [startedShop, startedBrowser];
-  const admin = (await callApi('/auth/login', { body: { email: 'admin@shop.local', password: 'admin123' } })) as {
+/** What the tests find on the storefront, curated through the API before them. */
+async function curate() {
+  const admin = (await shop.api('/auth/login', { body: { email: 'admin@shop.local', password: 'admin123' } })) as {
     token: string;
   };
-  products = (await callApi('/products')) as Product[];
+  products = (await shop.api('/products')) as Product[];
   expect(products.length).toBeGreaterThan(6);
 
   // The carousel: two slides, the first with a demo product's uploaded picture.
-  await callApi('/home', {
+  await shop.api('/home', {
     method: 'PUT',
     token: admin.token,
     body: {
@@ -86,36 +71,36 @@ useShopAndBrowser(async (startedShop, startedBrowser) => {
   });
 
   // A collection of two products.
-  const collection = (await callApi('/collections', { token: admin.token, body: curated.collection })) as Json;
+  const collection = (await shop.api('/collections', { token: admin.token, body: curated.collection })) as Json;
   collectionId = String(collection.id);
   collectionProducts = [products[3]!, products[5]!];
   for (const product of collectionProducts) {
-    await callApi(`/collections/${collectionId}/products`, { token: admin.token, body: { productId: product.id } });
+    await shop.api(`/collections/${collectionId}/products`, { token: admin.token, body: { productId: product.id } });
   }
 
   // An admin-defined section of two other products, in its own style.
   sectionProducts = [products[1]!, products[2]!];
-  await callApi('/home/sections', {
+  await shop.api('/home/sections', {
     token: admin.token,
     body: { ...curated.section, contentType: 'products', contentIds: sectionProducts.map((p) => p.id) },
   });
 
   // One review approved by the admin, one left pending.
   reviewer = await register('Meera Iyer');
-  const approved = (await callApi('/testimonials', {
+  const approved = (await shop.api('/testimonials', {
     token: reviewer.token,
     body: { rating: 4, text: curated.approvedReview },
   })) as Json;
-  await callApi('/testimonials', { token: reviewer.token, body: { rating: 2, text: curated.pendingReview } });
+  await shop.api('/testimonials', { token: reviewer.token, body: { rating: 2, text: curated.pendingReview } });
   const approvedId = String((approved.testimonial as Json | undefined)?.id ?? approved.id);
-  await callApi(`/testimonials/admin/${approvedId}`, {
+  await shop.api(`/testimonials/admin/${approvedId}`, {
     method: 'PUT',
     token: admin.token,
     body: { status: 'approved' },
   });
 
   shopper = await register('Kabir Shah');
-});
+}
 
 const carouselBar = (page: Page, index: number, name: string) =>
   page.getByRole('button', { name: `Show slide ${index + 1}: ${name}` });
@@ -133,7 +118,7 @@ async function homeReady(page: Page) {
 
 describe('storefront in the browser', () => {
   it('shows the curated homepage: carousel, New Arrivals, collections strip, Best Sellers, approved testimonials and a styled section', async () => {
-    const { context, page } = await newVisitor(browser, shop.base, VIEWPORTS.desktop);
+    const { context, page } = await shop.visit(VIEWPORTS.desktop);
     await page.goto('/');
     await homeReady(page);
 
@@ -211,7 +196,7 @@ describe('storefront in the browser', () => {
   });
 
   it("a logged-in shopper submits the review form and sees the seed's checks and the thank-you notice", async () => {
-    const { context, page } = await newVisitor(browser, shop.base, VIEWPORTS.desktop);
+    const { context, page } = await shop.visit(VIEWPORTS.desktop);
     await page.goto('/login');
     await page.getByLabel('Email').fill(shopper.email);
     await page.getByLabel('Password').fill(shopper.password);
@@ -238,14 +223,14 @@ describe('storefront in the browser', () => {
     expect(await testimonials.getByLabel('Your review').inputValue()).toBe('');
     // Pending until an admin approves it: not in the public list.
     expect(await testimonials.getByRole('figure').filter({ hasText: text }).count()).toBe(0);
-    const all = (await callApi('/testimonials')) as Json[];
+    const all = (await shop.api('/testimonials')) as Json[];
     expect(all.some((t) => t.text === text)).toBe(false);
     await context.close();
   });
 
   it("a collection card's Shop Now lands on /products?collection={id} listing that collection's products", async () => {
     for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
-      const { context, page } = await newVisitor(browser, shop.base, viewport);
+      const { context, page } = await shop.visit(viewport);
       await page.goto('/');
       const strip = page.getByTestId('collections-strip');
       await strip.getByText(curated.collection.name).first().waitFor({ timeout: 15_000 });
@@ -290,7 +275,7 @@ describe('storefront in the browser', () => {
 
   for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     it(`shows home, product list and product detail at ${viewport.width} px without sideways scrolling (${label})`, async () => {
-      const { context, page } = await newVisitor(browser, shop.base, viewport);
+      const { context, page } = await shop.visit(viewport);
 
       await page.goto('/');
       await homeReady(page);

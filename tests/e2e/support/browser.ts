@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { httpClient } from '@shop/test-support/http';
 import { ROOT } from '../../../scripts/distributed-processes.ts';
 import { freePort } from '../../../services/shared/src/db/free-port.ts';
@@ -16,6 +16,9 @@ export const SCREENSHOTS_DIR = path.join(ROOT, '.tmp', 'screenshots');
 
 /** The two widths every screen must work at (seed: usable on a phone and a desktop). */
 export const VIEWPORTS = { desktop: { width: 1440, height: 900 }, phone: { width: 375, height: 812 } } as const;
+
+/** A screen size: one of VIEWPORTS, or another width and height. */
+export type Viewport = { width: number; height: number };
 
 /** Headless Debian Chromium driven by playwright-core, with the flags this machine's closed network needs. */
 export async function launchBrowser(): Promise<Browser> {
@@ -40,7 +43,7 @@ export async function launchBrowser(): Promise<Browser> {
 export async function newVisitor(
   browser: Browser,
   baseURL: string,
-  viewport: { width: number; height: number } = VIEWPORTS.desktop,
+  viewport: Viewport = VIEWPORTS.desktop,
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL, viewport });
   const page = await context.newPage();
@@ -87,33 +90,88 @@ export async function startEmbeddedShop(env: Record<string, string> = {}): Promi
 
 export type EmbeddedShop = Awaited<ReturnType<typeof startEmbeddedShop>>;
 
+/** A set-up step's call to the shop's API (see shopApi): the method is GET, or POST when there is a body. */
+export type ApiInit = { method?: string; body?: unknown; token?: string | null };
+
+/** What a browser spec file works with: the embedded shop and Chromium, once the file's set-up has run. */
+export interface ShopInBrowser {
+  /** The shop's base URL. */
+  readonly base: string;
+  readonly browser: Browser;
+  /** A new visitor (a fresh context: own storage) on the shop at `viewport` (desktop by default). */
+  visit(viewport?: Viewport): Promise<{ context: BrowserContext; page: Page }>;
+  /** The shop's API for set-up steps: the body of a 2xx answer, else an error saying what came. */
+  api<T = unknown>(path: string, init?: ApiInit): Promise<T>;
+}
+
 /**
  * A browser spec file's set-up: before its tests, starts the embedded shop and Chromium together and hands
- * both to `ready` (which may set up more); after them, closes the browser and stops the shop.
+ * them to `ready` (which may set up more); after them, closes the browser and stops the shop. Answers what the
+ * tests use (read only inside hooks and tests: before the set-up it throws).
  */
-export function useShopAndBrowser(ready: (shop: EmbeddedShop, browser: Browser) => void | Promise<void>): void {
+export function useShopAndBrowser(ready?: (shop: ShopInBrowser) => void | Promise<void>): ShopInBrowser {
   let started: { shop?: EmbeddedShop; browser?: Browser } = {};
+  const get = () => {
+    if (!started.shop || !started.browser) throw new Error('The shop and browser start before the tests (beforeAll)');
+    return { shop: started.shop, browser: started.browser };
+  };
+  const suite: ShopInBrowser = {
+    get base() {
+      return get().shop.base;
+    },
+    get browser() {
+      return get().browser;
+    },
+    visit: (viewport) => newVisitor(get().browser, get().shop.base, viewport),
+    api: (path, init) => shopApi(get().shop.base)(path, init),
+  };
   beforeAll(async () => {
     const [shop, browser] = await Promise.all([startEmbeddedShop(), launchBrowser()]);
     started = { shop, browser };
-    await ready(shop, browser);
+    await ready?.(suite);
   });
   afterAll(async () => {
     await started.browser?.close();
     await started.shop?.stop();
   });
+  return suite;
 }
 
 /** The shop's API for a browser test's set-up steps: the body of a 2xx answer, else an error saying what came. */
 export function shopApi(base: string) {
   const api = httpClient(base);
-  return async function callApi<T = unknown>(
-    path: string,
-    init: { method?: string; body?: unknown; token?: string | null } = {},
-  ): Promise<T> {
+  return async function callApi<T = unknown>(path: string, init: ApiInit = {}): Promise<T> {
     const method = init.method ?? (init.body === undefined ? 'GET' : 'POST');
     const r = await api<T>(method, `/api${path}`, { body: init.body, token: init.token ?? undefined });
     if (r.status < 200 || r.status > 299) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body;
   };
+}
+
+/** An amount in rupees as the web app shows it: ₹1,548.00. */
+export const rupees = (amount: number) =>
+  `₹${amount.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/** Closes every open notification, so screenshots show the page itself. */
+export async function closeNotifications(page: Page): Promise<void> {
+  const close = page.getByRole('button', { name: 'Close notification' });
+  while ((await close.count()) > 0) await close.first().click();
+}
+
+/**
+ * Checks a screen at both widths (desktop, then phone): once `ready` answers, no sideways scrolling; then,
+ * notifications closed and scrolled to the top, a screenshot `<name>-<width>.png`. Puts the page back at the
+ * width it had.
+ */
+export async function atBothWidths(page: Page, name: string, ready: () => Promise<unknown>): Promise<void> {
+  const original = page.viewportSize() ?? VIEWPORTS.desktop;
+  for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
+    await page.setViewportSize(viewport);
+    await ready();
+    expect(await horizontalOverflow(page)).toBe(0);
+    await closeNotifications(page);
+    await page.evaluate('window.scrollTo(0, 0)');
+    await screenshot(page, name);
+  }
+  await page.setViewportSize(original);
 }
