@@ -1,4 +1,5 @@
 import { createSlice, nanoid, type PayloadAction } from '@reduxjs/toolkit';
+import { errorMessage } from '@/lib/api-client';
 
 export type NotificationType = 'success' | 'error' | 'info';
 
@@ -61,3 +62,7 @@ export const notificationsSlice = createSlice({
 
 export const { notificationShown, notificationDismissed } = notificationsSlice.actions;
 export const { selectNotifications } = notificationsSlice.selectors;
+
+/** The error notice of a failed request: the title, and the server's message (the title again when it sent none). */
+export const failureShown = (title: string, error: unknown) =>
+  notificationShown({ type: 'error', title, message: errorMessage(error, title) });

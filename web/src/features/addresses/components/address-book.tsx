@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useAppDispatch } from '@/app/hooks';
-import { notificationShown } from '@/components/notifications/notifications-slice';
+import { failureShown, notificationShown } from '@/components/notifications/notifications-slice';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { addressLines, emptyAddress, type Address, type AddressInput } from '../address';
@@ -40,13 +40,7 @@ export function AddressBook() {
       }
       setEditing(null);
     } catch (failure) {
-      dispatch(
-        notificationShown({
-          type: 'error',
-          title: 'Failed to save address',
-          message: errorMessage(failure, 'Failed to save address'),
-        }),
-      );
+      dispatch(failureShown('Failed to save address', failure));
     }
   };
 
@@ -61,13 +55,7 @@ export function AddressBook() {
         }),
       );
     } catch (failure) {
-      dispatch(
-        notificationShown({
-          type: 'error',
-          title: 'Failed to save address',
-          message: errorMessage(failure, 'Failed to save address'),
-        }),
-      );
+      dispatch(failureShown('Failed to save address', failure));
     }
   };
 
@@ -77,13 +65,7 @@ export function AddressBook() {
       dispatch(notificationShown({ type: 'success', title: 'Address deleted' }));
       if (editing?.mode === 'edit' && editing.address.id === address.id) setEditing(null);
     } catch (failure) {
-      dispatch(
-        notificationShown({
-          type: 'error',
-          title: 'Failed to delete address',
-          message: errorMessage(failure, 'Failed to delete address'),
-        }),
-      );
+      dispatch(failureShown('Failed to delete address', failure));
     }
   };
 

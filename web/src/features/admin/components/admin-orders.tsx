@@ -1,12 +1,11 @@
 import { useId, useState } from 'react';
 import { useAppDispatch } from '@/app/hooks';
-import { notificationShown } from '@/components/notifications/notifications-slice';
+import { failureShown, notificationShown } from '@/components/notifications/notifications-slice';
 import { DeliveryStatusBadge } from '@/components/orders/delivery-status-badge';
 import { PageTitle } from '@/components/seo/page-title';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { formatRupees } from '@/lib/money';
-import { errorMessage } from '@/lib/api-client';
 import {
   useDeleteOrderMutation,
   useGetAdminOrdersQuery,
@@ -37,13 +36,7 @@ function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order)
     try {
       await updateStatus({ orderNumber: order.orderNumber, deliveryStatus: value }).unwrap();
     } catch (error) {
-      dispatch(
-        notificationShown({
-          type: 'error',
-          title: 'Failed to update status',
-          message: errorMessage(error, 'Failed to update status'),
-        }),
-      );
+      dispatch(failureShown('Failed to update status', error));
     }
   };
 
@@ -51,13 +44,7 @@ function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order)
     try {
       await markSeen(order.orderNumber).unwrap();
     } catch (error) {
-      dispatch(
-        notificationShown({
-          type: 'error',
-          title: 'Failed to mark seen',
-          message: errorMessage(error, 'Failed to mark seen'),
-        }),
-      );
+      dispatch(failureShown('Failed to mark seen', error));
     }
   };
 
@@ -202,13 +189,7 @@ export function AdminOrders() {
       await deleteOrder(toDelete.orderNumber).unwrap();
       dispatch(notificationShown({ type: 'success', message: 'Order deleted' }));
     } catch (error) {
-      dispatch(
-        notificationShown({
-          type: 'error',
-          title: 'Failed to delete order',
-          message: errorMessage(error, 'Failed to delete order'),
-        }),
-      );
+      dispatch(failureShown('Failed to delete order', error));
     }
     setToDelete(null);
   };

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch } from '@/app/hooks';
-import { notificationShown } from '@/components/notifications/notifications-slice';
+import { failureShown, notificationShown } from '@/components/notifications/notifications-slice';
 import { PageTitle } from '@/components/seo/page-title';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ProductImage } from '@/components/ui/product-image';
@@ -10,7 +10,6 @@ import { paths } from '@/config/paths';
 import { formatRupees } from '@/lib/money';
 import { isOutOfStock } from '@/lib/stock';
 import type { Product } from '@/types/api';
-import { errorMessage } from '@/lib/api-client';
 import { useGetAdminProductsQuery } from '../api/admin-api';
 import { useDeleteProductMutation, useSetProductDelistedMutation } from '../api/products-admin-api';
 import { ProductForm } from './product-form';
@@ -31,13 +30,7 @@ function ProductRow({ product, onDelete }: { product: Product; onDelete: (produc
     try {
       await setDelisted({ id: product.id, isDelisted: !product.isDelisted }).unwrap();
     } catch (error) {
-      dispatch(
-        notificationShown({
-          type: 'error',
-          title: 'Failed to update status',
-          message: errorMessage(error, 'Failed to update status'),
-        }),
-      );
+      dispatch(failureShown('Failed to update status', error));
     }
   };
 
@@ -106,13 +99,7 @@ export function AdminProducts() {
       dispatch(notificationShown({ type: 'success', message: 'Product deleted' }));
       if (editId === String(deleted.id)) leaveEdit();
     } catch (error) {
-      dispatch(
-        notificationShown({
-          type: 'error',
-          title: 'Failed to delete',
-          message: errorMessage(error, 'Failed to delete'),
-        }),
-      );
+      dispatch(failureShown('Failed to delete', error));
     }
     setToDelete(null);
   };

@@ -1,9 +1,8 @@
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useAppDispatch } from '@/app/hooks';
-import { notificationShown } from '@/components/notifications/notifications-slice';
+import { failureShown, notificationShown } from '@/components/notifications/notifications-slice';
 import { TextField } from '@/components/form/text-field';
 import type { Product } from '@/types/api';
-import { errorMessage } from '@/lib/api-client';
 import { useCreateProductMutation, useUpdateProductMutation } from '../api/products-admin-api';
 import {
   addSizeLabel,
@@ -107,9 +106,7 @@ export function ProductForm({ product, onDone }: ProductFormProps) {
         dispatch(notificationShown({ type: 'success', message: 'Product updated' }));
         onDone();
       } catch (error) {
-        dispatch(
-          notificationShown({ type: 'error', title: 'Update failed', message: errorMessage(error, 'Update failed') }),
-        );
+        dispatch(failureShown('Update failed', error));
       }
       return;
     }
@@ -118,7 +115,7 @@ export function ProductForm({ product, onDone }: ProductFormProps) {
       dispatch(notificationShown({ type: 'success', message: 'Product added' }));
       reset();
     } catch (error) {
-      dispatch(notificationShown({ type: 'error', title: 'Add failed', message: errorMessage(error, 'Add failed') }));
+      dispatch(failureShown('Add failed', error));
     }
   };
 

@@ -3,8 +3,7 @@ import { Link } from 'react-router-dom';
 import { useAppDispatch } from '@/app/hooks';
 import { TextField } from '@/components/form/text-field';
 import { useFormFields } from '@/components/form/use-form-fields';
-import { notificationShown } from '@/components/notifications/notifications-slice';
-import { errorMessage } from '@/lib/api-client';
+import { failureShown, notificationShown } from '@/components/notifications/notifications-slice';
 import type { User } from '@/types/api';
 import { useLoginMutation } from '../api/auth-api';
 import { sessionStarted } from '../session-slice';
@@ -39,9 +38,7 @@ export function LoginForm({ onSuccess, signupHref }: LoginFormProps) {
       dispatch(notificationShown({ type: 'success', title: 'Welcome back', message: user.name }));
       onSuccess(user);
     } catch (error) {
-      dispatch(
-        notificationShown({ type: 'error', title: 'Login failed', message: errorMessage(error, 'Login failed') }),
-      );
+      dispatch(failureShown('Login failed', error));
     }
   };
 

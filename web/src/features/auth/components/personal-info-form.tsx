@@ -2,9 +2,8 @@ import type { FormEvent } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { SelectField, TextField } from '@/components/form/text-field';
 import { useFormFields } from '@/components/form/use-form-fields';
-import { notificationShown } from '@/components/notifications/notifications-slice';
+import { failureShown, notificationShown } from '@/components/notifications/notifications-slice';
 import { CakeIcon } from '@/components/ui/icons';
-import { errorMessage } from '@/lib/api-client';
 import type { Gender, User } from '@/types/api';
 import { useGetCurrentUserQuery, useUpdateCurrentUserMutation } from '../api/auth-api';
 import {
@@ -72,9 +71,7 @@ function ProfileForm({ user }: { user: User }) {
       setValues(valuesOf(saved));
       dispatch(notificationShown({ type: 'success', title: 'Profile updated' }));
     } catch (error) {
-      dispatch(
-        notificationShown({ type: 'error', title: 'Update failed', message: errorMessage(error, 'Update failed') }),
-      );
+      dispatch(failureShown('Update failed', error));
     }
   };
 

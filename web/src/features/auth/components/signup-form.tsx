@@ -3,8 +3,7 @@ import { Link } from 'react-router-dom';
 import { useAppDispatch } from '@/app/hooks';
 import { TextField } from '@/components/form/text-field';
 import { useFormFields } from '@/components/form/use-form-fields';
-import { notificationShown } from '@/components/notifications/notifications-slice';
-import { errorMessage } from '@/lib/api-client';
+import { failureShown, notificationShown } from '@/components/notifications/notifications-slice';
 import type { User } from '@/types/api';
 import { useRegisterMutation } from '../api/auth-api';
 import { sessionStarted } from '../session-slice';
@@ -57,13 +56,7 @@ export function SignupForm({ onSuccess, loginHref }: SignupFormProps) {
       dispatch(notificationShown({ type: 'success', message: 'Welcome! Account created successfully' }));
       onSuccess(user);
     } catch (error) {
-      dispatch(
-        notificationShown({
-          type: 'error',
-          title: 'Registration failed',
-          message: errorMessage(error, 'Registration failed'),
-        }),
-      );
+      dispatch(failureShown('Registration failed', error));
     }
   };
 

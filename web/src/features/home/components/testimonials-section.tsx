@@ -1,10 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch } from '@/app/hooks';
-import { notificationShown } from '@/components/notifications/notifications-slice';
+import { failureShown, notificationShown } from '@/components/notifications/notifications-slice';
 import { StarIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
-import { errorMessage } from '@/lib/api-client';
 import { useGetTestimonialsQuery, useSubmitTestimonialMutation } from '../api/home-api';
 import {
   DEFAULT_RATING,
@@ -65,13 +64,7 @@ function TestimonialForm({ isLoggedIn, loginHref }: { isLoggedIn: boolean; login
       setText('');
       setRating(DEFAULT_RATING);
     } catch (failure) {
-      dispatch(
-        notificationShown({
-          type: 'error',
-          title: REVIEW_FAILED_TITLE,
-          message: errorMessage(failure, REVIEW_FAILED_TITLE),
-        }),
-      );
+      dispatch(failureShown(REVIEW_FAILED_TITLE, failure));
     }
   };
 
