@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseEach } from '@/types/api';
+import { addressFields } from '@/types/address';
 import { optionalText } from '@/types/fields';
 
 // A saved address (seed 000 "Address") and the rules of its form.
@@ -7,14 +8,7 @@ import { optionalText } from '@/types/fields';
 export const addressSchema = z.object({
   id: z.union([z.string(), z.number()]).transform(String),
   label: optionalText,
-  name: optionalText,
-  phone: optionalText,
-  email: optionalText,
-  addressLine1: optionalText,
-  addressLine2: optionalText,
-  city: optionalText,
-  state: optionalText,
-  zipCode: optionalText,
+  ...addressFields,
   isDefault: z
     .boolean()
     .nullish()

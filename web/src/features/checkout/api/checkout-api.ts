@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { api, parseAnswer } from '@/lib/api-client';
 import { parseEach, productSchema, type Product } from '@/types/api';
+import { addressFields } from '@/types/address';
 import { figureOrZero, optionalText } from '@/types/fields';
 
 // The calls checkout makes (seed 000 section 7): saved addresses, coupon validation, the product re-check
@@ -9,14 +10,7 @@ import { figureOrZero, optionalText } from '@/types/fields';
 const savedAddressSchema = z.object({
   id: z.union([z.number(), z.string()]),
   label: optionalText.transform((value) => value || 'Home'),
-  name: optionalText,
-  phone: optionalText,
-  email: optionalText,
-  addressLine1: optionalText,
-  addressLine2: optionalText,
-  city: optionalText,
-  state: optionalText,
-  zipCode: optionalText,
+  ...addressFields,
   isDefault: z.boolean().nullish().catch(false).transform(Boolean),
 });
 export type SavedAddress = z.infer<typeof savedAddressSchema>;
