@@ -1,20 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartForm } from '@shop/test-support/http';
 import { startShopWithShopper, type TestShop } from '@shop/test-support/test-shop';
+import type { HomepageView } from './read-models/homepage/homepage-queries.ts';
 
-interface Slide {
-  name: string;
-  price: number;
-  image: string;
-  lining: string;
-  size: string;
-  height: string;
-}
-interface Home {
-  carousel: Slide[];
-  sections?: unknown;
-  message?: string;
-}
+type Home = HomepageView & { message?: string };
 
 // The PNG signature and a few bytes: enough for the upload check, which reads the first bytes.
 const PNG = Buffer.concat([

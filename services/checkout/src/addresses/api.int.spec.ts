@@ -2,20 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESS } from '@shop/test-support/fixtures';
 import { startCheckoutTestHost, type CheckoutTestHost } from '../testing/checkout-test-host.ts';
 import { createAddresses } from './index.ts';
-
-interface Address {
-  id: string;
-  label: string;
-  name: string;
-  phone: string;
-  email: string;
-  addressLine1: string;
-  addressLine2: string;
-  city: string;
-  state: string;
-  zipCode: string;
-  isDefault: boolean;
-}
+import type { AddressView as Address } from './read-models/addresses/addresses-queries.ts';
 
 let host: CheckoutTestHost<ReturnType<typeof createAddresses>>;
 let asha: string;
