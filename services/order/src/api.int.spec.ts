@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
-import { waitForOrderOfPayment } from './index.ts';
 import type { DashboardStats } from './read-models/orders/dashboard-stats.ts';
 import type { OrderView } from './read-models/orders/orders-queries.ts';
 import { startOrderTestHost, type OrderTestHost } from './testing/order-test-host.ts';
-import { paymentVerifiedData, recordVerifiedPayment } from './testing/payments.ts';
+import { paymentVerifiedData, placePaidOrder } from './testing/payments.ts';
 
 let db: TestDatabase;
 let host: OrderTestHost;
@@ -23,17 +22,8 @@ afterAll(async () => {
 });
 
 /** A paid order for Ravi, as the buyer's list shows it. */
-async function placeOrder(totalPaise = 274910): Promise<string> {
-  const data = paymentVerifiedData({ userId: ravi.userId, totalPaise });
-  const payment = await recordVerifiedPayment(host.ctx.eventStore('checkout'), data);
-  const n = await waitForOrderOfPayment(host.ctx, {
-    razorpayOrderId: data.razorpayOrderId,
-    paymentStreamId: payment.streamId,
-    paymentStreamVersion: payment.streamVersion,
-  });
-  if (!n) throw new Error('order not placed');
-  return n;
-}
+const placeOrder = (totalPaise = 274910) =>
+  placePaidOrder(host.ctx, paymentVerifiedData({ userId: ravi.userId, totalPaise }));
 const setStatus = (orderNumber: string, body: unknown, token = admin) =>
   host.api<OrderView & { message: string }>('PATCH', `/api/orders/admin/${orderNumber}/status`, { token, body });
 const stats = async () => (await host.api<DashboardStats>('GET', '/api/orders/admin/stats', { token: admin })).body;

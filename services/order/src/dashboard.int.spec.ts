@@ -4,10 +4,10 @@ import { testimonialStreamId, type TestimonialEvent } from '@shop/shared/contrac
 import type { DomainEvent } from '@shop/shared/eventstore/types';
 import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { waitUntil } from '@shop/test-support/wait-until';
-import { ACCOUNTS_FIGURES_PROJECTION, CATALOG_FIGURES_PROJECTION, waitForOrderOfPayment } from './index.ts';
+import { ACCOUNTS_FIGURES_PROJECTION, CATALOG_FIGURES_PROJECTION } from './index.ts';
 import type { DashboardStats } from './read-models/orders/dashboard-stats.ts';
 import { startOrderTestHost, type OrderTestHost } from './testing/order-test-host.ts';
-import { paymentVerifiedData, recordVerifiedPayment } from './testing/payments.ts';
+import { paymentVerifiedData, placePaidOrder } from './testing/payments.ts';
 import { openEventStream, type EventStreamReader } from './testing/sse-client.ts';
 
 // The services' clock: 23 November 2026, 11:30 in India. Tests move it to watch the days roll.
@@ -36,17 +36,8 @@ const stats = async () => {
 const day = (s: DashboardStats, date: string) => s.revenueByDay.find((d) => d.date === date);
 
 /** A paid order placed (verified) at `placedAt`, as the admin list shows it. */
-async function placeOrderAt(placedAt: string, totalPaise: number): Promise<string> {
-  const data = paymentVerifiedData({ verifiedAt: placedAt, totalPaise });
-  const payment = await recordVerifiedPayment(host.ctx.eventStore('checkout'), data);
-  const n = await waitForOrderOfPayment(host.ctx, {
-    razorpayOrderId: data.razorpayOrderId,
-    paymentStreamId: payment.streamId,
-    paymentStreamVersion: payment.streamVersion,
-  });
-  if (!n) throw new Error('order not placed');
-  return n;
-}
+const placeOrderAt = (placedAt: string, totalPaise: number) =>
+  placePaidOrder(host.ctx, paymentVerifiedData({ verifiedAt: placedAt, totalPaise }));
 
 /** Appends events to another service's log, as that service would, and waits for `consumer` to apply them. */
 async function appendAndWait(schema: string, consumer: string, streamId: string, events: DomainEvent[]) {

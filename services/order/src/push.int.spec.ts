@@ -3,11 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { waitUntil } from '@shop/test-support/wait-until';
-import { waitForOrderOfPayment } from './index.ts';
 import type { DashboardStats } from './read-models/orders/dashboard-stats.ts';
 import type { OrderView } from './read-models/orders/orders-queries.ts';
 import { startOrderTestHost, type OrderTestHost } from './testing/order-test-host.ts';
-import { paymentVerifiedData, recordVerifiedPayment } from './testing/payments.ts';
+import { paymentVerifiedData, placePaidOrder } from './testing/payments.ts';
 import { openEventStream, type EventStreamReader, type ReceivedEvent } from './testing/sse-client.ts';
 
 type Pushed = Partial<OrderView> & { orderNumber: string; deleted?: boolean };
@@ -37,17 +36,7 @@ const open = async (h: OrderTestHost, opts: { token?: string; query?: string } =
   streams.push(s);
   return s;
 };
-async function placeOrder(h: OrderTestHost, userId: string): Promise<string> {
-  const data = paymentVerifiedData({ userId });
-  const payment = await recordVerifiedPayment(h.ctx.eventStore('checkout'), data);
-  const n = await waitForOrderOfPayment(h.ctx, {
-    razorpayOrderId: data.razorpayOrderId,
-    paymentStreamId: payment.streamId,
-    paymentStreamVersion: payment.streamVersion,
-  });
-  if (!n) throw new Error('order not placed');
-  return n;
-}
+const placeOrder = (h: OrderTestHost, userId: string) => placePaidOrder(h.ctx, paymentVerifiedData({ userId }));
 const orderEvent =
   (orderNumber: string, check: (o: Pushed) => boolean = () => true) =>
   (e: ReceivedEvent) =>

@@ -1,11 +1,9 @@
 import type { Router } from 'express';
 import { createAccountsService } from '@shop/accounts';
 import type { EventConsumer } from '@shop/shared/bus/types';
-import type { Infrastructure } from '@shop/shared/runtime/infrastructure';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
-import type { HttpClient } from '@shop/test-support/http';
 import type { TestDatabase } from '@shop/test-support/test-database';
-import { startTestHost } from '@shop/test-support/test-host';
+import { startTestHost, type TestHost } from '@shop/test-support/test-host';
 
 /** What a checkout slice's factory returns, as far as hosting it goes. */
 export interface Slice {
@@ -13,18 +11,14 @@ export interface Slice {
   consumers: EventConsumer[];
 }
 
-export interface CheckoutTestHost<S extends Slice> {
-  url: string;
+/** The test host's url, infrastructure, HTTP client, log-in, sign-up and stop, its database and the slice. */
+export interface CheckoutTestHost<S extends Slice> extends Pick<
+  TestHost<readonly ServiceModule[]>,
+  'url' | 'infra' | 'api' | 'login' | 'signUp' | 'stop'
+> {
   db: TestDatabase;
-  infra: Infrastructure;
   /** The slice as its factory built it (application service included). */
   slice: S;
-  api: HttpClient;
-  /** Logs in (the admin by default) and answers the token. */
-  login(email?: string, password?: string): Promise<string>;
-  /** Registers a shopper and answers their id and token. */
-  signUp(name: string, email: string): Promise<{ userId: string; token: string }>;
-  stop(): Promise<void>;
 }
 
 /**

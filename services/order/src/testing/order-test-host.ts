@@ -1,21 +1,17 @@
 import { createAccountsService } from '@shop/accounts';
-import type { Infrastructure } from '@shop/shared/runtime/infrastructure';
-import type { ServiceContext } from '@shop/shared/runtime/service';
-import type { HttpClient } from '@shop/test-support/http';
-import { startTestHost } from '@shop/test-support/test-host';
+import type { ServiceModule } from '@shop/shared/runtime/service';
+import { startTestHost, type TestHost } from '@shop/test-support/test-host';
 import { createOrderService, type OrderService } from '../index.ts';
 import type { OrderPushOptions } from '../push/order-push-hub.ts';
 
-export interface OrderTestHost {
-  url: string;
-  ctx: ServiceContext;
-  infra: Infrastructure;
+/** The test host's url, context, infrastructure, HTTP client and log-in, with the order service it hosts. */
+export interface OrderTestHost extends Pick<
+  TestHost<readonly ServiceModule[]>,
+  'url' | 'ctx' | 'infra' | 'api' | 'login'
+> {
   order: OrderService;
-  api: HttpClient;
-  /** Logs in (the configured admin by default) and returns the token. */
-  login(email?: string, password?: string): Promise<string>;
-  /** Registers a shopper and returns their id and token. */
-  register(name: string, email: string): Promise<{ userId: string; token: string }>;
+  /** Registers a shopper and returns their id and token (the host's signUp). */
+  register: TestHost<readonly ServiceModule[]>['signUp'];
   close(): Promise<void>;
 }
 

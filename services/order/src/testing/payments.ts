@@ -3,6 +3,8 @@ import type { PaymentEvent, PaymentVerified } from '@shop/shared/contracts/payme
 import { paymentStreamId } from '@shop/shared/contracts/payment-events';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import type { RecordedEvent } from '@shop/shared/eventstore/types';
+import type { ServiceContext } from '@shop/shared/runtime/service';
+import { waitForOrderOfPayment } from '../placement/wait-for-order.ts';
 
 /** A PaymentVerified as checkout records it: two kurtas, a coupon, delivery charged. */
 export function paymentVerifiedData(
@@ -59,4 +61,22 @@ export async function recordVerifiedPayment(
   const verified: PaymentEvent = { type: 'PaymentVerified', data };
   const r = await checkout.append(paymentStreamId(data.razorpayOrderId), 'no_stream', [created, verified]);
   return r.events[1]!;
+}
+
+/**
+ * A paid order, placed as checkout's log makes it: records the payment (recordVerifiedPayment) on the
+ * host's checkout log and waits until the order service has placed and listed its order; the order number.
+ */
+export async function placePaidOrder(
+  ctx: Pick<ServiceContext, 'eventStore' | 'pool' | 'waitForProjection'>,
+  data: PaymentVerified['data'],
+): Promise<string> {
+  const payment = await recordVerifiedPayment(ctx.eventStore('checkout'), data);
+  const orderNumber = await waitForOrderOfPayment(ctx, {
+    razorpayOrderId: data.razorpayOrderId,
+    paymentStreamId: payment.streamId,
+    paymentStreamVersion: payment.streamVersion,
+  });
+  if (!orderNumber) throw new Error('order not placed');
+  return orderNumber;
 }
