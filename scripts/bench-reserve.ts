@@ -13,6 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { machineLine, percentile } from './bench/shop-under-test.ts';
+import { createFreshDatabase } from '@shop/test-support/fresh-database';
 import { createPool } from '../services/shared/src/db/pool.ts';
 import { migrate } from '../services/shared/src/db/migrate.ts';
 import { PostgresEventStore } from '../services/shared/src/eventstore/postgres-event-store.ts';
@@ -31,14 +32,8 @@ const AMPLE = 100_000_000;
 const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 20);
 
 const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `bench_reserve_${Date.now()}`;
-const admin = new pg.Client({ connectionString: server });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${dbName}`);
-await admin.end();
-const u = new URL(server);
-u.pathname = `/${dbName}`;
-const databaseUrl = u.toString();
+const database = await createFreshDatabase(server, `bench_reserve_${Date.now()}`);
+const databaseUrl = database.url;
 
 interface Run {
   rate: number;
@@ -164,8 +159,5 @@ try {
 } finally {
   await pool.end().catch(() => undefined);
   await refDb.end().catch(() => undefined);
-  const c = new pg.Client({ connectionString: server });
-  await c.connect();
-  await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await c.end();
+  await database.drop();
 }

@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { createFreshDatabase } from '@shop/test-support/fresh-database';
 import { migrate } from '../services/shared/src/db/migrate.ts';
 import { createPool } from '../services/shared/src/db/pool.ts';
 
@@ -57,16 +57,7 @@ export async function generateLog(opts: {
 }): Promise<{ url: string; events: number; orders: number; seconds: number }> {
   const log = opts.log ?? (() => undefined);
   const started = Date.now();
-  const admin = new pg.Client({ connectionString: opts.serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE "${opts.database.replace(/"/g, '')}"`);
-  } finally {
-    await admin.end();
-  }
-  const u = new URL(opts.serverUrl);
-  u.pathname = `/${opts.database}`;
-  const url = u.toString();
+  const { url } = await createFreshDatabase(opts.serverUrl, opts.database);
   const pool = createPool(url, 4);
   try {
     await migrate(pool);
