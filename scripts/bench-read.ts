@@ -10,11 +10,11 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT, waitForHealthy } from './distributed-processes.ts';
 import { adminToken, freePort, machineLine, startShopUnderTest } from './bench/shop-under-test.ts';
+import { Stops } from '@shop/test-support/stops';
 
 const args = process.argv.slice(2);
 const mode = args.includes('--mode') ? args[args.indexOf('--mode') + 1]! : 'embedded';
@@ -29,8 +29,9 @@ async function run(url: string, title: string) {
 }
 
 const shopUnderTest = await startShopUnderTest(mode);
-const stops: Array<() => Promise<void>> = [];
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-read-'));
+const stops = new Stops((e: unknown) => console.error('cleanup:', e));
+stops.push(() => shopUnderTest.stop());
+const dataDir = stops.tempDir('bench-read-');
 try {
   const base = shopUnderTest.base;
 
@@ -80,7 +81,5 @@ try {
     `shop / ceiling: ${((shop.rps / ceiling.rps) * 100).toFixed(1)}% (target >= 60%), shop p99 ${shop.p99} ms (target < 30 ms)`,
   );
 } finally {
-  for (const stop of stops.reverse()) await stop().catch((e: unknown) => console.error('cleanup:', e));
-  await shopUnderTest.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await stops.stopAll();
 }

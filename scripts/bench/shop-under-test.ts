@@ -2,8 +2,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { createFreshDatabase } from '@shop/test-support/fresh-database';
 import { startMockKafka } from '@shop/test-support/kafka-broker';
+import { Stops } from '@shop/test-support/stops';
 import { startDistributed, startProcess, waitForHealthy, type Proc } from '../distributed-processes.ts';
 export { freePort } from '../../services/shared/src/db/free-port.ts';
 import { freePort } from '../../services/shared/src/db/free-port.ts';
@@ -23,9 +24,8 @@ export interface ShopUnderTest {
  * KAFKA_BROKERS (default a mock broker started here).
  */
 export async function startShopUnderTest(mode: string, extraEnv: Record<string, string> = {}): Promise<ShopUnderTest> {
-  const stops: Array<() => Promise<void>> = [];
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-shop-'));
-  stops.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const stops = new Stops((e: unknown) => console.error('cleanup:', e));
+  const dataDir = stops.tempDir('bench-shop-');
   const port = await freePort();
   const env: Record<string, string | undefined> = {
     DATA_DIR: dataDir,
@@ -36,26 +36,12 @@ export async function startShopUnderTest(mode: string, extraEnv: Record<string, 
     ...extraEnv,
   };
   let databaseUrl: string;
-  const stopAll = async () => {
-    for (const s of stops.reverse()) await s().catch((e: unknown) => console.error('cleanup:', e));
-  };
   try {
     if (mode === 'distributed') {
       const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-      const dbName = `bench_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: server });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${dbName}`);
-      await admin.end();
-      stops.push(async () => {
-        const c = new pg.Client({ connectionString: server });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-        await c.end();
-      });
-      const u = new URL(server);
-      u.pathname = `/${dbName}`;
-      databaseUrl = u.toString();
+      const database = await createFreshDatabase(server, `bench_${Date.now()}`);
+      stops.push(database.drop);
+      databaseUrl = database.url;
       env.DATABASE_URL = databaseUrl;
       env.REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
       let brokers = process.env.KAFKA_BROKERS;
@@ -68,7 +54,13 @@ export async function startShopUnderTest(mode: string, extraEnv: Record<string, 
       const shop = await startDistributed({ env, gatewayPort: port, firstServicePort: await freePort() });
       stops.push(shop.stop);
     } else {
-      const shopEnv = { ...env, DATABASE_URL: undefined, REDIS_URL: undefined, KAFKA_BROKERS: undefined, PORT: String(port) };
+      const shopEnv = {
+        ...env,
+        DATABASE_URL: undefined,
+        REDIS_URL: undefined,
+        KAFKA_BROKERS: undefined,
+        PORT: String(port),
+      };
       // BENCH_CPU_PROF=<dir>: the shop writes a CPU profile there when it stops (node --cpu-prof).
       const profileDir = process.env.BENCH_CPU_PROF;
       const proc: Proc = profileDir
@@ -88,10 +80,10 @@ export async function startShopUnderTest(mode: string, extraEnv: Record<string, 
       databaseUrl = `postgres://postgres:postgres@127.0.0.1:${pgPort}/shop`;
     }
   } catch (err) {
-    await stopAll();
+    await stops.stopAll();
     throw err;
   }
-  return { base: `http://127.0.0.1:${port}`, databaseUrl, stop: stopAll };
+  return { base: `http://127.0.0.1:${port}`, databaseUrl, stop: () => stops.stopAll() };
 }
 
 export async function adminToken(base: string): Promise<string> {

@@ -7,6 +7,7 @@ import { startMockKafka } from './kafka-broker.ts';
 import { startTestRedis } from './redis-server.ts';
 import { chooseSources, containerRuntimeAnswers, describeSources, type Service } from './service-sources.ts';
 import { recordSources } from './sources-reporter.ts';
+import { Stops } from './stops.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -25,7 +26,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
  * and the summary prints it again. A tier that cannot get its service fails loudly rather than skipping.
  */
 export default async function setup(project: TestProject) {
-  const stops: Array<() => Promise<void>> = [];
+  const stops = new Stops((e) => console.error('[tests] teardown', e));
   const tmp = path.join(ROOT, '.tmp', `${project.name}-${process.pid}`);
   fs.mkdirSync(tmp, { recursive: true });
   const env = process.env;
@@ -59,7 +60,7 @@ export default async function setup(project: TestProject) {
     project.provide('redisUrl', await get('redis'));
     project.provide('kafkaBrokers', await get('kafka'));
   } catch (e) {
-    for (const stop of stops.reverse()) await stop().catch(() => {});
+    await stops.stopAll();
     throw e;
   }
   const line = describeSources(sources);
@@ -67,7 +68,7 @@ export default async function setup(project: TestProject) {
   recordSources(project.name, line);
 
   return async () => {
-    for (const stop of stops.reverse()) await stop().catch((e) => console.error('[tests] teardown', e));
+    await stops.stopAll();
     fs.rmSync(tmp, { recursive: true, force: true });
   };
 }
