@@ -6,7 +6,9 @@
  *   npm run bench:read -- --mode distributed  # gateway + services as processes, Redis, Kafka
  *
  * Distributed mode uses DATABASE_URL / REDIS_URL / KAFKA_BROKERS when set, else the machine's Postgres and
- * Redis on their default ports and a Kafka mock broker it starts. Prints figures; never fails on them.
+ * Redis on their default ports and a Kafka mock broker it starts. Prints figures; never fails on them. Besides
+ * req/s and latency it prints each server's CPU per request (its node processes, from /proc), the figure that
+ * moves least when other work shares the machine's cores.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,17 +17,27 @@ import autocannon from 'autocannon';
 import { ROOT, waitForHealthy } from './distributed-processes.ts';
 import { adminToken, freePort, machineLine, startShopUnderTest } from './bench/shop-under-test.ts';
 import { Stops } from '@shop/test-support/stops';
+import { canMeasureCpu, nodeProcessesCpuSeconds } from './bench/process-cpu.ts';
 
 const args = process.argv.slice(2);
 const mode = args.includes('--mode') ? args[args.indexOf('--mode') + 1]! : 'embedded';
 const duration = Number(args.includes('--duration') ? args[args.indexOf('--duration') + 1] : 10);
 const connections = 100;
 
-async function run(url: string, title: string) {
-  // warm-up, then the measured run
+/** Warm-up, then the measured run; `cpuSeconds` reads the CPU the server's processes have used so far. */
+async function run(url: string, title: string, cpuSeconds: () => number) {
   await autocannon({ url, connections, duration: 2 });
+  const cpuBefore = cpuSeconds();
   const r = await autocannon({ url, connections, duration, title });
-  return { title, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
+  const cpuUsPerRequest = canMeasureCpu() ? ((cpuSeconds() - cpuBefore) * 1e6) / r.requests.total : NaN;
+  return {
+    title,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.non2xx,
+    cpuUsPerRequest,
+  };
 }
 
 const shopUnderTest = await startShopUnderTest(mode);
@@ -66,17 +78,25 @@ try {
   stops.push(async () => void bareProc.kill('SIGTERM'));
   await waitForHealthy(`http://127.0.0.1:${barePort}/api/products`, { name: 'bare', child: bareProc, output: [] });
 
-  const ceiling = await run(`http://127.0.0.1:${barePort}/api/products`, 'bare express, bytes from memory');
-  const shop = await run(`${base}/api/products`, `shop (${mode})`);
+  // CPU per request: the node processes of each server (Postgres, Redis and Kafka not counted). It moves far
+  // less than req/s when other work shares the cores, so it is the figure to compare between commits.
+  const ceiling = await run(`http://127.0.0.1:${barePort}/api/products`, 'bare express, bytes from memory', () =>
+    nodeProcessesCpuSeconds({ root: bareProc.pid }),
+  );
+  const shop = await run(`${base}/api/products`, `shop (${mode})`, () =>
+    nodeProcessesCpuSeconds({ excluded: [bareProc.pid!] }),
+  );
 
   console.log(
     `\nbench-read: GET /api/products, ${listed} products, ${bytes.length} bytes, ${connections} connections, ${duration} s`,
   );
   console.log(machineLine());
-  console.log('| run | req/s | p50 ms | p99 ms | errors |');
-  console.log('|---|---:|---:|---:|---:|');
+  console.log('| run | req/s | p50 ms | p99 ms | errors | server CPU µs / request |');
+  console.log('|---|---:|---:|---:|---:|---:|');
   for (const r of [ceiling, shop])
-    console.log(`| ${r.title} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
+    console.log(
+      `| ${r.title} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} | ${Number.isNaN(r.cpuUsPerRequest) ? 'n/a' : Math.round(r.cpuUsPerRequest)} |`,
+    );
   console.log(
     `shop / ceiling: ${((shop.rps / ceiling.rps) * 100).toFixed(1)}% (target >= 60%), shop p99 ${shop.p99} ms (target < 30 ms)`,
   );

@@ -1,0 +1,59 @@
+/**
+ * CPU time used by node processes below this one (Linux /proc), for "CPU per request" figures: unlike
+ * requests per second, which move with whatever else the machine runs, the CPU a request costs the shop
+ * changes little when the load generator and other work share the cores.
+ */
+import fs from 'node:fs';
+
+const TICKS_PER_SECOND = 100; // USER_HZ, 100 on Linux for x86 and arm
+
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  comm: string;
+  cpuSeconds: number;
+}
+
+function readStat(pid: number): ProcStat | null {
+  try {
+    const s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // comm is in parentheses and may hold spaces: the fields after it start past the last ')'
+    const close = s.lastIndexOf(')');
+    const comm = s.slice(s.indexOf('(') + 1, close);
+    const f = s.slice(close + 2).split(' ');
+    // fields from state (3): ppid is 4, utime 14, stime 15 (1-based in proc(5))
+    return { pid, ppid: Number(f[1]), comm, cpuSeconds: (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND };
+  } catch {
+    return null;
+  }
+}
+
+/** Whether /proc can be read here (Linux); elsewhere the figures are left out. */
+export const canMeasureCpu = (): boolean => readStat(process.pid) !== null;
+
+/**
+ * CPU seconds (user + system) of every node process below `root` (default: this process, which is not
+ * counted), leaving out the subtrees of `excluded` pids (e.g. the bare-express ceiling's server) and anything
+ * that is not node (Postgres, Kafka's mock broker, esbuild).
+ */
+export function nodeProcessesCpuSeconds(opts: { root?: number; excluded?: number[] } = {}): number {
+  const root = opts.root ?? process.pid;
+  const excluded = new Set(opts.excluded ?? []);
+  const all = fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => readStat(Number(d)))
+    .filter((p): p is ProcStat => p !== null);
+  const children = new Map<number, ProcStat[]>();
+  for (const p of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
+  let total = 0;
+  const walk = (pid: number) => {
+    for (const c of children.get(pid) ?? []) {
+      if (excluded.has(c.pid)) continue;
+      if (c.comm === 'node' || c.comm.startsWith('node ')) total += c.cpuSeconds;
+      walk(c.pid);
+    }
+  };
+  walk(root);
+  return total;
+}
