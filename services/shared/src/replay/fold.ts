@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { handlerOf, type EventHandlers, type TypedEvent } from '../bus/projection.ts';
 import type { RecordedEvent } from '../eventstore/types.ts';
 
 /**
@@ -29,6 +30,38 @@ export interface ReplayFold {
 }
 
 export type ReplayFoldFactory = () => ReplayFold;
+
+/** What a fold holds in memory for one of its tables (KeyedRows, StockLevels). */
+export interface FoldedState {
+  folded(): FoldedTable;
+}
+
+/** A replay fold as declared: what each event type does to the rows it holds, and those tables. */
+export interface ReplayFoldDefinition<E extends TypedEvent> {
+  /**
+   * What each event type does to the rows held, as the projection's handler of that type does to its tables,
+   * given the event's data and the whole recorded event. Types without a handler are passed over.
+   */
+  on: EventHandlers<E, [event: RecordedEvent], void>;
+  /** The tables it holds: every table the projection declares, in any order. */
+  tables: readonly FoldedState[];
+}
+
+/**
+ * Declares a replay fold (call it in the fold's factory, over the tables that factory creates): apply()
+ * gives each event's data, typed by its type, to the handler of that type, and tables() answers the tables'
+ * rows. `E` is the union of the events it folds, as for defineProjection.
+ */
+export function defineReplayFold<E extends TypedEvent>(definition: ReplayFoldDefinition<E>): ReplayFold {
+  const { on, tables } = definition;
+  return {
+    apply(event) {
+      const handler = handlerOf(on, event.type) as ((data: unknown, event: RecordedEvent) => void) | undefined;
+      handler?.(event.data, event);
+    },
+    tables: () => tables.map((t) => t.folded()),
+  };
+}
 
 /** A value in Postgres text input form, as node-postgres would send it (null for NULL). */
 function text(v: unknown): string | null {
