@@ -1,3 +1,4 @@
+import { defineProjection } from '@shop/shared/bus/projection';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { UserEvent } from '../../user/events.ts';
 
@@ -18,39 +19,31 @@ const setAsideStaleEmail = (tx: Parameters<EventConsumer['handle']>[1], email: s
   ]);
 
 /** accounts.users: one row per user, for login, /auth/me and the admin users list. */
-export const usersProjection: EventConsumer = {
+export const usersProjection = defineProjection<UserEvent>({
   name: USERS_PROJECTION,
   schema: 'accounts',
   sources: ['accounts'],
-  eventTypes: ['UserRegistered', 'UserProfileUpdated', 'UserPromotedToAdmin'],
-  async handle(event, tx) {
-    const e = { type: event.type, data: event.data } as UserEvent;
-    switch (e.type) {
-      case 'UserRegistered': {
-        const d = e.data;
-        await setAsideStaleEmail(tx, d.email, d.userId);
-        await tx.query(
-          `INSERT INTO accounts.users (id, name, email, phone, is_admin, password_hash, registered_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (id) DO NOTHING`,
-          [d.userId, d.name, d.email, d.phone, d.isAdmin, d.passwordHash, d.registeredAt],
-        );
-        return;
-      }
-      case 'UserProfileUpdated': {
-        const d = e.data;
-        await setAsideStaleEmail(tx, d.email, d.userId);
-        await tx.query(
-          `UPDATE accounts.users SET name = $2, email = $3, phone = $4, dob = $5, gender = $6, updated_at = $7 WHERE id = $1`,
-          [d.userId, d.name, d.email, d.phone, d.dob, d.gender, d.updatedAt],
-        );
-        return;
-      }
-      case 'UserPromotedToAdmin':
-        await tx.query(`UPDATE accounts.users SET is_admin = true, updated_at = $2 WHERE id = $1`, [
-          e.data.userId,
-          e.data.promotedAt,
-        ]);
-        return;
-    }
+  on: {
+    async UserRegistered(d, tx) {
+      await setAsideStaleEmail(tx, d.email, d.userId);
+      await tx.query(
+        `INSERT INTO accounts.users (id, name, email, phone, is_admin, password_hash, registered_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (id) DO NOTHING`,
+        [d.userId, d.name, d.email, d.phone, d.isAdmin, d.passwordHash, d.registeredAt],
+      );
+    },
+    async UserProfileUpdated(d, tx) {
+      await setAsideStaleEmail(tx, d.email, d.userId);
+      await tx.query(
+        `UPDATE accounts.users SET name = $2, email = $3, phone = $4, dob = $5, gender = $6, updated_at = $7 WHERE id = $1`,
+        [d.userId, d.name, d.email, d.phone, d.dob, d.gender, d.updatedAt],
+      );
+    },
+    async UserPromotedToAdmin(d, tx) {
+      await tx.query(`UPDATE accounts.users SET is_admin = true, updated_at = $2 WHERE id = $1`, [
+        d.userId,
+        d.promotedAt,
+      ]);
+    },
   },
-};
+});
