@@ -1,17 +1,19 @@
-import type { ReplayFold } from '@shop/shared/replay/fold';
+import { defineReplayFold, type ReplayFold } from '@shop/shared/replay/fold';
+import { KeyedRows } from '@shop/shared/replay/keyed-rows';
+import type { UncheckedEvents } from '@shop/shared/bus/projection';
 
 /** The replay's in-memory fold of catalog.best_sellers (best-sellers-projection.ts): units sold per product. */
 export function bestSellersReplayFold(): ReplayFold {
-  const sold = new Map<string, number>();
-  return {
-    apply(event) {
-      const { productId, quantity } = event.data as { productId: string; quantity: number };
-      if (typeof productId !== 'string' || !productId || !Number.isInteger(quantity) || quantity < 0)
-        throw new Error(`StockCommitted without a product id and a quantity: ${JSON.stringify(event.data)}`);
-      sold.set(productId, (sold.get(productId) ?? 0) + quantity);
+  const sold = new KeyedRows('catalog.best_sellers', ['product_id', 'units_sold']);
+  return defineReplayFold<UncheckedEvents<'StockCommitted'>>({
+    on: {
+      StockCommitted(data) {
+        const { productId, quantity } = data as { productId: string; quantity: number };
+        if (typeof productId !== 'string' || !productId || !Number.isInteger(quantity) || quantity < 0)
+          throw new Error(`StockCommitted without a product id and a quantity: ${JSON.stringify(data)}`);
+        if (!sold.insert(productId, [productId, quantity])) sold.add(productId, 'units_sold', quantity);
+      },
     },
-    tables: () => [
-      { table: 'catalog.best_sellers', columns: ['product_id', 'units_sold'], rows: [...sold].map(([p, n]) => [p, n]) },
-    ],
-  };
+    tables: [sold],
+  });
 }

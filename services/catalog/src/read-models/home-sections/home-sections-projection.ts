@@ -1,3 +1,4 @@
+import { changedColumns, defineProjection } from '@shop/shared/bus/projection';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { HomeSectionEvent } from '../../home-section/events.ts';
 
@@ -21,51 +22,42 @@ const COLUMNS: Record<string, string> = {
  * matters here.
  */
 export function homeSectionsProjection(): EventConsumer {
-  return {
+  return defineProjection<HomeSectionEvent>({
     name: HOME_SECTIONS_PROJECTION,
     schema: 'catalog',
     sources: ['catalog'],
-    eventTypes: ['HomeSectionCreated', 'HomeSectionChanged', 'HomeSectionDeleted'],
-    async handle(event, tx) {
-      const e = { type: event.type, data: event.data } as HomeSectionEvent;
-      switch (e.type) {
-        case 'HomeSectionCreated': {
-          const d = e.data;
-          await tx.query(
-            `INSERT INTO catalog.home_sections (id, name, content_type, content_ids, text_style, text_color,
-               background_color, text_size, display_order, is_active, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) ON CONFLICT (id) DO NOTHING`,
-            [
-              d.sectionId,
-              d.name,
-              d.contentType,
-              d.contentIds,
-              d.textStyle,
-              d.textColor,
-              d.backgroundColor,
-              d.textSize,
-              d.displayOrder,
-              d.isActive,
-              d.createdAt,
-            ],
-          );
-          return;
-        }
-        case 'HomeSectionChanged': {
-          const { sectionId, changedAt, ...changes } = e.data;
-          const entries = Object.entries(changes).filter(([k]) => k in COLUMNS);
-          const sets = entries.map(([k], i) => `${COLUMNS[k]} = $${i + 3}`);
-          await tx.query(`UPDATE catalog.home_sections SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1`, [
-            sectionId,
-            changedAt,
-            ...entries.map(([, v]) => v),
-          ]);
-          return;
-        }
-        case 'HomeSectionDeleted':
-          await tx.query(`DELETE FROM catalog.home_sections WHERE id = $1`, [e.data.sectionId]);
-          return;
-      }
+    on: {
+      async HomeSectionCreated(d, tx) {
+        await tx.query(
+          `INSERT INTO catalog.home_sections (id, name, content_type, content_ids, text_style, text_color,
+             background_color, text_size, display_order, is_active, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) ON CONFLICT (id) DO NOTHING`,
+          [
+            d.sectionId,
+            d.name,
+            d.contentType,
+            d.contentIds,
+            d.textStyle,
+            d.textColor,
+            d.backgroundColor,
+            d.textSize,
+            d.displayOrder,
+            d.isActive,
+            d.createdAt,
+          ],
+        );
+      },
+      async HomeSectionChanged({ sectionId, changedAt, ...changes }, tx) {
+        const { sets, values } = changedColumns(changes, COLUMNS, 3);
+        await tx.query(`UPDATE catalog.home_sections SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1`, [
+          sectionId,
+          changedAt,
+          ...values,
+        ]);
+      },
+      async HomeSectionDeleted(d, tx) {
+        await tx.query(`DELETE FROM catalog.home_sections WHERE id = $1`, [d.sectionId]);
+      },
     },
-  };
+  });
 }

@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { changedColumns, defineProjection } from '@shop/shared/bus/projection';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { ProductEvent } from '../../product/events.ts';
 import type { StockEvent } from '../../stock/events.ts';
@@ -6,9 +7,6 @@ import type { ProductListCache } from './product-list-cache.ts';
 import type { ProductFactsView } from '../../inventory/product-facts.ts';
 
 export const PRODUCTS_PROJECTION = 'catalog.products';
-
-/** Stock movements of checkouts: they change a product's units, never its pricing facts. */
-const SALE_MOVEMENTS = new Set(['StockReserved', 'StockReleased', 'StockCommitted']);
 
 export const DETAIL_COLUMNS: Record<string, string> = {
   name: 'name',
@@ -49,110 +47,106 @@ export interface ProductChange {
   factsChanged: boolean;
 }
 
+/** A product's change: of its facts (checkout's pricing copy drops it), or only of its units (a sale's hold). */
+const factsOf = (productId: string): ProductChange => ({ productId, factsChanged: true });
+const unitsOf = (productId: string): ProductChange => ({ productId, factsChanged: false });
+
+/** A sale's hold (StockReserved, -quantity) or release (StockReleased, +quantity) of units. */
+async function moveHeldUnits(
+  tx: PoolClient,
+  d: { productId: string; size: string | null; at: string },
+  delta: number,
+): Promise<ProductChange> {
+  // Held units are not for sale; released ones are again. A sale (StockCommitted) changes nothing here.
+  await tx.query(
+    `INSERT INTO catalog.stock_levels (product_id, size, available) VALUES ($1, $2, $3)
+     ON CONFLICT (product_id, size) DO UPDATE SET available = catalog.stock_levels.available + $3`,
+    [d.productId, d.size ?? '', delta],
+  );
+  await refreshStock(tx, d.productId, d.at);
+  return unitsOf(d.productId);
+}
+
+/** Delisting (true) or relisting (false) a product. */
+async function setDelisted(
+  tx: PoolClient,
+  d: { productId: string; at: string },
+  delisted: boolean,
+): Promise<ProductChange> {
+  await tx.query(`UPDATE catalog.products SET is_delisted = $2, updated_at = $3 WHERE id = $1`, [
+    d.productId,
+    delisted,
+    d.at,
+  ]);
+  return factsOf(d.productId);
+}
+
 /**
  * catalog.products: the product list and detail reads (and the stock levels they show). After each commit
  * the product list cache is invalidated and checkout's copies of the changed products' facts dropped.
  */
 export function productsProjection(cache?: ProductListCache, facts?: ProductFactsView): EventConsumer<ProductChange> {
-  return {
+  return defineProjection<ProductEvent | StockEvent, ProductChange>({
     name: PRODUCTS_PROJECTION,
     schema: 'catalog',
     sources: ['catalog'],
-    eventTypes: [
-      'ProductCreated',
-      'ProductDetailsChanged',
-      'ProductDelisted',
-      'ProductRelisted',
-      'ProductDeleted',
-      'StockLevelSet',
-      'StockReserved',
-      'StockReleased',
-    ],
-    async handle(event, tx) {
-      const e = { type: event.type, data: event.data } as ProductEvent | StockEvent;
-      switch (e.type) {
-        case 'ProductCreated': {
-          const d = e.data;
-          await tx.query(
-            `INSERT INTO catalog.products (id, name, price_paise, description, category, size, color, brand, material, image, size_labels, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) ON CONFLICT (id) DO NOTHING`,
-            [
-              d.productId,
-              d.name,
-              d.pricePaise,
-              d.description,
-              d.category,
-              d.size,
-              d.color,
-              d.brand,
-              d.material,
-              d.image,
-              d.sizeLabels,
-              d.createdAt,
-            ],
-          );
-          await refreshStock(tx, d.productId, d.createdAt);
-          break;
-        }
-        case 'ProductDetailsChanged': {
-          const { productId, changedAt, ...changes } = e.data;
-          const entries = Object.entries(changes).filter(([k]) => k in DETAIL_COLUMNS);
-          if (entries.length) {
-            const sets = entries.map(([k], i) => `${DETAIL_COLUMNS[k]} = $${i + 3}`).join(', ');
-            await tx.query(`UPDATE catalog.products SET ${sets}, updated_at = $2 WHERE id = $1`, [
-              productId,
-              changedAt,
-              ...entries.map(([, v]) => v),
-            ]);
-          }
-          if ('sizeLabels' in changes) await refreshStock(tx, productId, changedAt);
-          break;
-        }
-        case 'ProductDelisted':
-        case 'ProductRelisted':
-          await tx.query(`UPDATE catalog.products SET is_delisted = $2, updated_at = $3 WHERE id = $1`, [
-            e.data.productId,
-            e.type === 'ProductDelisted',
-            e.data.at,
+    on: {
+      async ProductCreated(d, tx) {
+        await tx.query(
+          `INSERT INTO catalog.products (id, name, price_paise, description, category, size, color, brand, material, image, size_labels, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) ON CONFLICT (id) DO NOTHING`,
+          [
+            d.productId,
+            d.name,
+            d.pricePaise,
+            d.description,
+            d.category,
+            d.size,
+            d.color,
+            d.brand,
+            d.material,
+            d.image,
+            d.sizeLabels,
+            d.createdAt,
+          ],
+        );
+        await refreshStock(tx, d.productId, d.createdAt);
+        return factsOf(d.productId);
+      },
+      async ProductDetailsChanged({ productId, changedAt, ...changes }, tx) {
+        const { sets, values } = changedColumns(changes, DETAIL_COLUMNS, 3);
+        if (sets.length)
+          await tx.query(`UPDATE catalog.products SET ${sets.join(', ')}, updated_at = $2 WHERE id = $1`, [
+            productId,
+            changedAt,
+            ...values,
           ]);
-          break;
-        case 'ProductDeleted':
-          await tx.query(`DELETE FROM catalog.products WHERE id = $1`, [e.data.productId]);
-          await tx.query(`DELETE FROM catalog.stock_levels WHERE product_id = $1`, [e.data.productId]);
-          break;
-        case 'StockLevelSet': {
-          const d = e.data;
-          await tx.query(
-            `INSERT INTO catalog.stock_levels (product_id, size, available) VALUES ($1, $2, $3)
-             ON CONFLICT (product_id, size) DO UPDATE SET available = EXCLUDED.available`,
-            [d.productId, d.size ?? '', d.available],
-          );
-          await refreshStock(tx, d.productId, d.at);
-          break;
-        }
-        case 'StockReserved':
-        case 'StockReleased': {
-          // Held units are not for sale; released ones are again. A sale (StockCommitted) changes nothing here.
-          const d = e.data;
-          const delta = e.type === 'StockReserved' ? -d.quantity : d.quantity;
-          await tx.query(
-            `INSERT INTO catalog.stock_levels (product_id, size, available) VALUES ($1, $2, $3)
-             ON CONFLICT (product_id, size) DO UPDATE SET available = catalog.stock_levels.available + $3`,
-            [d.productId, d.size ?? '', delta],
-          );
-          await refreshStock(tx, d.productId, d.at);
-          break;
-        }
-        case 'StockCommitted':
-          break;
-      }
-      // Checkout's pricing facts change with the product, not with the holds and sales of a sale.
-      return { productId: e.data.productId, factsChanged: !SALE_MOVEMENTS.has(e.type) };
+        if ('sizeLabels' in changes) await refreshStock(tx, productId, changedAt);
+        return factsOf(productId);
+      },
+      ProductDelisted: (d, tx) => setDelisted(tx, d, true),
+      ProductRelisted: (d, tx) => setDelisted(tx, d, false),
+      async ProductDeleted(d, tx) {
+        await tx.query(`DELETE FROM catalog.products WHERE id = $1`, [d.productId]);
+        await tx.query(`DELETE FROM catalog.stock_levels WHERE product_id = $1`, [d.productId]);
+        return factsOf(d.productId);
+      },
+      async StockLevelSet(d, tx) {
+        await tx.query(
+          `INSERT INTO catalog.stock_levels (product_id, size, available) VALUES ($1, $2, $3)
+           ON CONFLICT (product_id, size) DO UPDATE SET available = EXCLUDED.available`,
+          [d.productId, d.size ?? '', d.available],
+        );
+        await refreshStock(tx, d.productId, d.at);
+        return factsOf(d.productId);
+      },
+      StockReserved: (d, tx) => moveHeldUnits(tx, d, -d.quantity),
+      StockReleased: (d, tx) => moveHeldUnits(tx, d, d.quantity),
     },
     async afterCommit(changes) {
       await cache?.invalidate();
       const changed = changes.filter((c) => c.factsChanged);
       if (facts && changed.length > 0) await facts.changed([...new Set(changed.map((c) => c.productId))]);
     },
-  };
+  });
 }
