@@ -1,57 +1,49 @@
-import type { EventConsumer } from '@shop/shared/bus/types';
+import { defineProjection } from '@shop/shared/bus/projection';
 import type { PaymentEvent } from '@shop/shared/contracts/payment-events';
 
 export const PAYMENT_ORDERS_PROJECTION = 'checkout.payment_orders';
 
 /** checkout.payment_orders: open provider orders for the reconciliation sweep and operators. */
-export const paymentOrdersProjection: EventConsumer = {
+export const paymentOrdersProjection = defineProjection<PaymentEvent>({
   name: PAYMENT_ORDERS_PROJECTION,
   schema: 'checkout',
   sources: ['checkout'],
-  eventTypes: ['PaymentOrderOpened', 'PaymentOrderCreated', 'PaymentVerified', 'PaymentOrderExpired', 'PaymentFailed'],
-  async handle(event, tx) {
-    const e = { type: event.type, data: event.data } as PaymentEvent;
-    switch (e.type) {
-      case 'PaymentOrderOpened': {
-        const d = e.data;
-        await tx.query(
-          `INSERT INTO checkout.payment_orders (razorpay_order_id, reservation_id, user_id, status, total_paise, created_at, expires_at, updated_at)
-           VALUES ($1, '', $2, 'created', $3, $4, $5, $4) ON CONFLICT (razorpay_order_id) DO NOTHING`,
-          [d.razorpayOrderId, d.userId, d.amountPaise, d.createdAt, d.expiresAt],
-        );
-        return;
-      }
-      case 'PaymentOrderCreated': {
-        const d = e.data;
-        await tx.query(
-          `INSERT INTO checkout.payment_orders (razorpay_order_id, reservation_id, user_id, status, total_paise, created_at, expires_at, updated_at)
-           VALUES ($1, $2, $3, 'created', $4, $5, $6, $5)
-           ON CONFLICT (razorpay_order_id) DO UPDATE SET reservation_id = EXCLUDED.reservation_id, total_paise = EXCLUDED.total_paise`,
-          [d.razorpayOrderId, d.reservationId, d.customer.userId, d.totalPaise, d.createdAt, d.expiresAt],
-        );
-        return;
-      }
-      case 'PaymentVerified':
-        await tx.query(
-          `UPDATE checkout.payment_orders SET status = 'verified', payment_id = $2, updated_at = $3 WHERE razorpay_order_id = $1`,
-          [e.data.razorpayOrderId, e.data.razorpayPaymentId, e.data.verifiedAt],
-        );
-        return;
-      case 'PaymentOrderExpired':
-        await tx.query(
-          `UPDATE checkout.payment_orders SET status = 'expired', updated_at = $2 WHERE razorpay_order_id = $1`,
-          [e.data.razorpayOrderId, e.data.expiredAt],
-        );
-        return;
-      case 'PaymentFailed':
-        await tx.query(
-          `UPDATE checkout.payment_orders SET failures = failures + 1, updated_at = $2 WHERE razorpay_order_id = $1`,
-          [e.data.razorpayOrderId, e.data.failedAt],
-        );
-        return;
-    }
+  on: {
+    async PaymentOrderOpened(d, tx) {
+      await tx.query(
+        `INSERT INTO checkout.payment_orders (razorpay_order_id, reservation_id, user_id, status, total_paise, created_at, expires_at, updated_at)
+         VALUES ($1, '', $2, 'created', $3, $4, $5, $4) ON CONFLICT (razorpay_order_id) DO NOTHING`,
+        [d.razorpayOrderId, d.userId, d.amountPaise, d.createdAt, d.expiresAt],
+      );
+    },
+    async PaymentOrderCreated(d, tx) {
+      await tx.query(
+        `INSERT INTO checkout.payment_orders (razorpay_order_id, reservation_id, user_id, status, total_paise, created_at, expires_at, updated_at)
+         VALUES ($1, $2, $3, 'created', $4, $5, $6, $5)
+         ON CONFLICT (razorpay_order_id) DO UPDATE SET reservation_id = EXCLUDED.reservation_id, total_paise = EXCLUDED.total_paise`,
+        [d.razorpayOrderId, d.reservationId, d.customer.userId, d.totalPaise, d.createdAt, d.expiresAt],
+      );
+    },
+    async PaymentVerified(d, tx) {
+      await tx.query(
+        `UPDATE checkout.payment_orders SET status = 'verified', payment_id = $2, updated_at = $3 WHERE razorpay_order_id = $1`,
+        [d.razorpayOrderId, d.razorpayPaymentId, d.verifiedAt],
+      );
+    },
+    async PaymentOrderExpired(d, tx) {
+      await tx.query(
+        `UPDATE checkout.payment_orders SET status = 'expired', updated_at = $2 WHERE razorpay_order_id = $1`,
+        [d.razorpayOrderId, d.expiredAt],
+      );
+    },
+    async PaymentFailed(d, tx) {
+      await tx.query(
+        `UPDATE checkout.payment_orders SET failures = failures + 1, updated_at = $2 WHERE razorpay_order_id = $1`,
+        [d.razorpayOrderId, d.failedAt],
+      );
+    },
   },
-};
+});
 
 /**
  * Open orders past their hold (plus a grace period) that are due for the expiry sweep, oldest due first.

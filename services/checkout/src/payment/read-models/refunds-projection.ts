@@ -1,34 +1,31 @@
-import type { EventConsumer } from '@shop/shared/bus/types';
+import { defineProjection } from '@shop/shared/bus/projection';
 import type { PaymentEvent, RefundReason } from '@shop/shared/contracts/payment-events';
 import { paiseToRupees } from '@shop/shared/money/money';
 
 export const REFUNDS_PROJECTION = 'checkout.refunds';
 
 /** checkout.refunds: every refund due and whether the provider has refunded it (admins' refunds list). */
-export const refundsProjection: EventConsumer = {
+export const refundsProjection = defineProjection<PaymentEvent>({
   name: REFUNDS_PROJECTION,
   schema: 'checkout',
   sources: ['checkout'],
-  eventTypes: ['RefundDue', 'PaymentRefunded'],
-  async handle(event, tx) {
-    const e = { type: event.type, data: event.data } as PaymentEvent;
-    if (e.type === 'RefundDue') {
-      const d = e.data;
+  on: {
+    async RefundDue(d, tx) {
       await tx.query(
         `INSERT INTO checkout.refunds (razorpay_payment_id, razorpay_order_id, customer_email, amount_paise, reason, detail, status, due_at)
          VALUES ($1, $2, $3, $4, $5, $6, 'due', $7) ON CONFLICT (razorpay_payment_id) DO NOTHING`,
         [d.razorpayPaymentId, d.razorpayOrderId, d.customerEmail, d.amountPaise, d.reason, d.detail, d.dueAt],
       );
-    } else if (e.type === 'PaymentRefunded') {
-      const d = e.data;
+    },
+    async PaymentRefunded(d, tx) {
       await tx.query(
         `UPDATE checkout.refunds SET status = 'refunded', refund_id = $2, amount_paise = $3, refunded_at = $4
           WHERE razorpay_payment_id = $1`,
         [d.razorpayPaymentId, d.refundId, d.amountPaise, d.refundedAt],
       );
-    }
+    },
   },
-};
+});
 
 /** A refund as the admin refunds list shows it (amount in rupees, like the rest of the API). */
 export interface RefundView {

@@ -1,4 +1,4 @@
-import type { EventConsumer } from '@shop/shared/bus/types';
+import { defineProjection } from '@shop/shared/bus/projection';
 import type { AddressBookEvent, AddressFields } from '../../address-book/events.ts';
 
 export const ADDRESSES_PROJECTION = 'checkout.addresses';
@@ -27,47 +27,36 @@ const FIELD_COLUMNS = [
 ];
 
 /** checkout.addresses: every user's saved addresses, for the address book and the checkout picker. */
-export const addressesProjection: EventConsumer = {
+export const addressesProjection = defineProjection<AddressBookEvent>({
   name: ADDRESSES_PROJECTION,
   schema: 'checkout',
   sources: ['checkout'],
-  eventTypes: ['AddressAdded', 'AddressUpdated', 'AddressRemoved', 'DefaultAddressChanged'],
-  async handle(event, tx) {
-    const e = { type: event.type, data: event.data } as AddressBookEvent;
-    switch (e.type) {
-      case 'AddressAdded': {
-        const { userId, addressId, addedAt, ...fields } = e.data;
-        const params = FIELD_COLUMNS.map((_, i) => `$${i + 5}`).join(', ');
-        await tx.query(
-          `INSERT INTO checkout.addresses (id, user_id, position, created_at, updated_at, ${FIELD_COLUMNS.join(', ')})
-           VALUES ($1, $2, $3, $4, $4, ${params}) ON CONFLICT (id) DO NOTHING`,
-          [addressId, userId, event.streamVersion, addedAt, ...fieldValues(fields)],
-        );
-        return;
-      }
-      case 'AddressUpdated': {
-        const { userId, addressId, updatedAt, ...fields } = e.data;
-        const sets = FIELD_COLUMNS.map((c, i) => `${c} = $${i + 4}`).join(', ');
-        await tx.query(`UPDATE checkout.addresses SET updated_at = $3, ${sets} WHERE id = $1 AND user_id = $2`, [
-          addressId,
-          userId,
-          updatedAt,
-          ...fieldValues(fields),
-        ]);
-        return;
-      }
-      case 'AddressRemoved':
-        await tx.query(`DELETE FROM checkout.addresses WHERE id = $1 AND user_id = $2`, [
-          e.data.addressId,
-          e.data.userId,
-        ]);
-        return;
-      case 'DefaultAddressChanged':
-        await tx.query(`UPDATE checkout.addresses SET is_default = (id = $2) WHERE user_id = $1`, [
-          e.data.userId,
-          e.data.addressId,
-        ]);
-        return;
-    }
+  on: {
+    async AddressAdded({ userId, addressId, addedAt, ...fields }, tx, event) {
+      const params = FIELD_COLUMNS.map((_, i) => `$${i + 5}`).join(', ');
+      await tx.query(
+        `INSERT INTO checkout.addresses (id, user_id, position, created_at, updated_at, ${FIELD_COLUMNS.join(', ')})
+         VALUES ($1, $2, $3, $4, $4, ${params}) ON CONFLICT (id) DO NOTHING`,
+        [addressId, userId, event.streamVersion, addedAt, ...fieldValues(fields)],
+      );
+    },
+    async AddressUpdated({ userId, addressId, updatedAt, ...fields }, tx) {
+      const sets = FIELD_COLUMNS.map((c, i) => `${c} = $${i + 4}`).join(', ');
+      await tx.query(`UPDATE checkout.addresses SET updated_at = $3, ${sets} WHERE id = $1 AND user_id = $2`, [
+        addressId,
+        userId,
+        updatedAt,
+        ...fieldValues(fields),
+      ]);
+    },
+    async AddressRemoved(d, tx) {
+      await tx.query(`DELETE FROM checkout.addresses WHERE id = $1 AND user_id = $2`, [d.addressId, d.userId]);
+    },
+    async DefaultAddressChanged(d, tx) {
+      await tx.query(`UPDATE checkout.addresses SET is_default = (id = $2) WHERE user_id = $1`, [
+        d.userId,
+        d.addressId,
+      ]);
+    },
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { EventConsumer } from '@shop/shared/bus/types';
+import { defineProjection } from '@shop/shared/bus/projection';
 import type { CouponEvent, CouponTerms } from '../../coupon/events.ts';
 
 export const COUPONS_PROJECTION = 'checkout.coupons';
@@ -32,60 +32,41 @@ export const TERM_COLUMNS = [
 ];
 
 /** checkout.coupons: live coupons with their use counts, for the admin list and coupon validation. */
-export const couponsProjection: EventConsumer = {
+export const couponsProjection = defineProjection<CouponEvent>({
   name: COUPONS_PROJECTION,
   schema: 'checkout',
   sources: ['checkout'],
-  eventTypes: [
-    'CouponCreated',
-    'CouponUpdated',
-    'CouponDeleted',
-    'CouponUseReserved',
-    'CouponUseReleased',
-    'CouponUseCommitted',
-  ],
-  async handle(event, tx) {
-    const e = { type: event.type, data: event.data } as CouponEvent;
-    switch (e.type) {
-      case 'CouponCreated': {
-        const { couponId, createdAt, ...terms } = e.data;
-        const params = TERM_COLUMNS.map((_, i) => `$${i + 3}`).join(', ');
-        await tx.query(
-          `INSERT INTO checkout.coupons (id, created_at, updated_at, ${TERM_COLUMNS.join(', ')})
-           VALUES ($1, $2, $2, ${params}) ON CONFLICT (id) DO NOTHING`,
-          [couponId, createdAt, ...termValues(terms)],
-        );
-        return;
-      }
-      case 'CouponUpdated': {
-        const { couponId, updatedAt, ...terms } = e.data;
-        const sets = TERM_COLUMNS.map((c, i) => `${c} = $${i + 3}`).join(', ');
-        await tx.query(`UPDATE checkout.coupons SET updated_at = $2, ${sets} WHERE id = $1`, [
-          couponId,
-          updatedAt,
-          ...termValues(terms),
-        ]);
-        return;
-      }
-      case 'CouponDeleted':
-        await tx.query(`DELETE FROM checkout.coupons WHERE id = $1`, [e.data.couponId]);
-        return;
-      case 'CouponUseReserved':
-        await tx.query(`UPDATE checkout.coupons SET reserved_uses = reserved_uses + 1 WHERE id = $1`, [
-          e.data.couponId,
-        ]);
-        return;
-      case 'CouponUseReleased':
-        await tx.query(`UPDATE checkout.coupons SET reserved_uses = reserved_uses - 1 WHERE id = $1`, [
-          e.data.couponId,
-        ]);
-        return;
-      case 'CouponUseCommitted':
-        await tx.query(
-          `UPDATE checkout.coupons SET reserved_uses = reserved_uses - 1, committed_uses = committed_uses + 1 WHERE id = $1`,
-          [e.data.couponId],
-        );
-        return;
-    }
+  on: {
+    async CouponCreated({ couponId, createdAt, ...terms }, tx) {
+      const params = TERM_COLUMNS.map((_, i) => `$${i + 3}`).join(', ');
+      await tx.query(
+        `INSERT INTO checkout.coupons (id, created_at, updated_at, ${TERM_COLUMNS.join(', ')})
+         VALUES ($1, $2, $2, ${params}) ON CONFLICT (id) DO NOTHING`,
+        [couponId, createdAt, ...termValues(terms)],
+      );
+    },
+    async CouponUpdated({ couponId, updatedAt, ...terms }, tx) {
+      const sets = TERM_COLUMNS.map((c, i) => `${c} = $${i + 3}`).join(', ');
+      await tx.query(`UPDATE checkout.coupons SET updated_at = $2, ${sets} WHERE id = $1`, [
+        couponId,
+        updatedAt,
+        ...termValues(terms),
+      ]);
+    },
+    async CouponDeleted(d, tx) {
+      await tx.query(`DELETE FROM checkout.coupons WHERE id = $1`, [d.couponId]);
+    },
+    async CouponUseReserved(d, tx) {
+      await tx.query(`UPDATE checkout.coupons SET reserved_uses = reserved_uses + 1 WHERE id = $1`, [d.couponId]);
+    },
+    async CouponUseReleased(d, tx) {
+      await tx.query(`UPDATE checkout.coupons SET reserved_uses = reserved_uses - 1 WHERE id = $1`, [d.couponId]);
+    },
+    async CouponUseCommitted(d, tx) {
+      await tx.query(
+        `UPDATE checkout.coupons SET reserved_uses = reserved_uses - 1, committed_uses = committed_uses + 1 WHERE id = $1`,
+        [d.couponId],
+      );
+    },
   },
-};
+});

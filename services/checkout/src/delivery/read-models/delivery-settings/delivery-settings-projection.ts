@@ -1,3 +1,4 @@
+import { defineProjection } from '@shop/shared/bus/projection';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { ProjectedViewCache } from '@shop/shared/cache/projected-view';
 import type { DeliverySettingsEvent } from '../../settings/events.ts';
@@ -11,16 +12,13 @@ export const DELIVERY_SETTINGS_KEY = 'settings';
  * checkout.delivery_settings: the one row of settings in force (absent = defaults). After each commit that
  * changed it (and after a replay) the in-memory copy (`view`) is dropped in every process.
  */
-export const deliverySettingsProjection = (view?: ProjectedViewCache<unknown>): EventConsumer<true> => ({
-  name: DELIVERY_SETTINGS_PROJECTION,
-  schema: 'checkout',
-  sources: ['checkout'],
-  eventTypes: ['DeliverySettingsChanged'],
-  async handle(event, tx) {
-    const e = { type: event.type, data: event.data } as DeliverySettingsEvent;
-    switch (e.type) {
-      case 'DeliverySettingsChanged': {
-        const d = e.data;
+export const deliverySettingsProjection = (view?: ProjectedViewCache<unknown>): EventConsumer<true> =>
+  defineProjection<DeliverySettingsEvent, true>({
+    name: DELIVERY_SETTINGS_PROJECTION,
+    schema: 'checkout',
+    sources: ['checkout'],
+    on: {
+      async DeliverySettingsChanged(d, tx) {
         await tx.query(
           `INSERT INTO checkout.delivery_settings (singleton, is_enabled, free_shipping_threshold_paise, shipping_charge_paise,
              free_delivery_threshold_paise, delivery_charge_paise, description, updated_at)
@@ -42,10 +40,9 @@ export const deliverySettingsProjection = (view?: ProjectedViewCache<unknown>): 
           ],
         );
         return true;
-      }
-    }
-  },
-  async afterCommit() {
-    await view?.changed([DELIVERY_SETTINGS_KEY]);
-  },
-});
+      },
+    },
+    async afterCommit() {
+      await view?.changed([DELIVERY_SETTINGS_KEY]);
+    },
+  });
