@@ -1,33 +1,29 @@
-import type { ReplayFold } from '@shop/shared/replay/fold';
+import { defineReplayFold, type ReplayFold } from '@shop/shared/replay/fold';
+import { KeyedRows } from '@shop/shared/replay/keyed-rows';
+import type { AccountsFact } from './accounts-figures-projection.ts';
 
 /**
  * The replay's in-memory fold of orders.dashboard_accounts (accounts-figures-projection.ts):
  * orders.dashboard_users and orders.dashboard_testimonials (announcements are pushes, not rows).
  */
 export function accountsFiguresReplayFold(): ReplayFold {
-  const users = new Set<string>();
-  const testimonials = new Map<string, string>();
-  return {
-    apply(event) {
-      const d = event.data as { userId: string; testimonialId: string; to: string };
-      switch (event.type) {
-        case 'UserRegistered':
-          users.add(d.userId);
-          return;
-        case 'TestimonialSubmitted':
-          if (!testimonials.has(d.testimonialId)) testimonials.set(d.testimonialId, 'pending');
-          return;
-        case 'TestimonialModerated':
-          testimonials.set(d.testimonialId, d.to);
-          return;
-        case 'TestimonialDeleted':
-          testimonials.delete(d.testimonialId);
-          return;
-      }
+  const users = new KeyedRows('orders.dashboard_users', ['user_id']);
+  const testimonials = new KeyedRows('orders.dashboard_testimonials', ['testimonial_id', 'status']);
+  return defineReplayFold<AccountsFact>({
+    on: {
+      UserRegistered(d) {
+        users.insert(d.userId, [d.userId]);
+      },
+      TestimonialSubmitted(d) {
+        testimonials.insert(d.testimonialId, [d.testimonialId, 'pending']);
+      },
+      TestimonialModerated(d) {
+        testimonials.put(d.testimonialId, [d.testimonialId, d.to]);
+      },
+      TestimonialDeleted(d) {
+        testimonials.delete(d.testimonialId);
+      },
     },
-    tables: () => [
-      { table: 'orders.dashboard_users', columns: ['user_id'], rows: [...users].map((u) => [u]) },
-      { table: 'orders.dashboard_testimonials', columns: ['testimonial_id', 'status'], rows: [...testimonials] },
-    ],
-  };
+    tables: [users, testimonials],
+  });
 }

@@ -1,8 +1,10 @@
 import type { PoolClient } from 'pg';
 import { z } from 'zod';
+import { defineProjection, type UncheckedEvents } from '@shop/shared/bus/projection';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { PubSub } from '@shop/shared/cache/types';
 import { announceFigures, FIGURE_CHANGED, type FigureChanged } from '../../push/dashboard-changes.ts';
+import { figureIf } from './figure-changes.ts';
 
 export const CATALOG_FIGURES_PROJECTION = 'orders.dashboard_catalog';
 
@@ -14,6 +16,15 @@ const ProductDetailsChanged = z.object({ productId: id, sizeLabels: z.array(z.st
 const ProductDeleted = z.object({ productId: id });
 const StockLevelSet = z.object({ productId: id, size: z.string().nullable(), available: count });
 const StockMoved = z.object({ productId: id, size: z.string().nullable(), quantity: count.min(0) });
+
+/** The catalog events this read model handles, with their data as the schemas above check it. */
+export type CatalogFact =
+  | { type: 'ProductCreated'; data: z.infer<typeof ProductCreated> }
+  | { type: 'ProductDetailsChanged'; data: z.infer<typeof ProductDetailsChanged> }
+  | { type: 'ProductDeleted'; data: z.infer<typeof ProductDeleted> }
+  | { type: 'StockLevelSet'; data: z.infer<typeof StockLevelSet> }
+  | { type: 'StockReserved'; data: z.infer<typeof StockMoved> }
+  | { type: 'StockReleased'; data: z.infer<typeof StockMoved> };
 
 /** Which dashboard figure a product's units put it in (low stock is 1-5 units). */
 const stockFigure = (units: number) => (units <= 0 ? 'out' : units <= 5 ? 'low' : 'in');
@@ -38,6 +49,26 @@ async function refreshUnits(tx: PoolClient, productId: string): Promise<{ before
   return rows[0] ?? null;
 }
 
+/** A figure changed when the product's units moved to another of in stock, low and out. */
+const figureMoved = (moved: { before: number; after: number } | null): FigureChanged | undefined =>
+  moved && stockFigure(moved.before) !== stockFigure(moved.after) ? FIGURE_CHANGED : undefined;
+
+/** A sale's hold (sign -1) or release (sign 1) of units, kept even before the product arrives. */
+async function moveHeldUnits(
+  tx: PoolClient,
+  d: z.infer<typeof StockMoved>,
+  sign: 1 | -1,
+): Promise<FigureChanged | undefined> {
+  await tx.query(
+    `INSERT INTO orders.dashboard_stock_levels AS s (product_id, size, available)
+     SELECT $1, $2, $3 WHERE NOT EXISTS
+       (SELECT 1 FROM orders.dashboard_products WHERE product_id = $1 AND deleted)
+     ON CONFLICT (product_id, size) DO UPDATE SET available = s.available + EXCLUDED.available`,
+    [d.productId, d.size ?? '', sign * d.quantity],
+  );
+  return figureMoved(await refreshUnits(tx, d.productId));
+}
+
 /**
  * orders.dashboard_products and orders.dashboard_stock_levels: the product count and the low-stock and
  * out-of-stock counts of the admin dashboard, from the catalog's product and stock events (StockCommitted
@@ -47,82 +78,55 @@ async function refreshUnits(tx: PoolClient, productId: string): Promise<{ before
  * so every order of delivery ends in the same rows.
  */
 export function catalogFiguresProjection(pubsub: PubSub): EventConsumer<FigureChanged> {
-  return {
+  return defineProjection<UncheckedEvents<CatalogFact['type']>, FigureChanged>({
     name: CATALOG_FIGURES_PROJECTION,
     schema: 'orders',
     sources: ['catalog'],
-    eventTypes: [
-      'ProductCreated',
-      'ProductDetailsChanged',
-      'ProductDeleted',
-      'StockLevelSet',
-      'StockReserved',
-      'StockReleased',
-    ],
-    async handle(event, tx) {
-      let moved: { before: number; after: number } | null;
-      switch (event.type) {
-        case 'ProductCreated': {
-          const d = ProductCreated.parse(event.data);
-          const inserted = await tx.query(
-            `INSERT INTO orders.dashboard_products (product_id, size_labels) VALUES ($1, $2)
-             ON CONFLICT (product_id) DO NOTHING`,
-            [d.productId, d.sizeLabels],
-          );
-          await refreshUnits(tx, d.productId);
-          return inserted.rowCount === 1 ? FIGURE_CHANGED : undefined;
-        }
-        case 'ProductDetailsChanged': {
-          const d = ProductDetailsChanged.parse(event.data);
-          if (d.sizeLabels === undefined) return;
-          await tx.query(
-            `UPDATE orders.dashboard_products SET size_labels = $2 WHERE product_id = $1 AND NOT deleted`,
-            [d.productId, d.sizeLabels],
-          );
-          moved = await refreshUnits(tx, d.productId);
-          break;
-        }
-        case 'ProductDeleted': {
-          const { productId } = ProductDeleted.parse(event.data);
-          const tombstoned = await tx.query(
-            `INSERT INTO orders.dashboard_products AS p (product_id, units, deleted) VALUES ($1, 0, true)
-             ON CONFLICT (product_id) DO UPDATE SET deleted = true, units = 0 WHERE NOT p.deleted`,
-            [productId],
-          );
-          await tx.query(`DELETE FROM orders.dashboard_stock_levels WHERE product_id = $1`, [productId]);
-          return tombstoned.rowCount === 1 ? FIGURE_CHANGED : undefined;
-        }
-        case 'StockLevelSet': {
-          const d = StockLevelSet.parse(event.data);
-          await tx.query(
-            `INSERT INTO orders.dashboard_stock_levels (product_id, size, available)
-             SELECT $1, $2, $3 WHERE NOT EXISTS
-               (SELECT 1 FROM orders.dashboard_products WHERE product_id = $1 AND deleted)
-             ON CONFLICT (product_id, size) DO UPDATE SET available = EXCLUDED.available`,
-            [d.productId, d.size ?? '', d.available],
-          );
-          moved = await refreshUnits(tx, d.productId);
-          break;
-        }
-        case 'StockReserved':
-        case 'StockReleased': {
-          // Held units are not for sale; released ones are again.
-          const d = StockMoved.parse(event.data);
-          await tx.query(
-            `INSERT INTO orders.dashboard_stock_levels AS s (product_id, size, available)
-             SELECT $1, $2, $3 WHERE NOT EXISTS
-               (SELECT 1 FROM orders.dashboard_products WHERE product_id = $1 AND deleted)
-             ON CONFLICT (product_id, size) DO UPDATE SET available = s.available + EXCLUDED.available`,
-            [d.productId, d.size ?? '', event.type === 'StockReserved' ? -d.quantity : d.quantity],
-          );
-          moved = await refreshUnits(tx, d.productId);
-          break;
-        }
-        default:
-          return;
-      }
-      if (moved && stockFigure(moved.before) !== stockFigure(moved.after)) return FIGURE_CHANGED;
+    on: {
+      async ProductCreated(data, tx) {
+        const d = ProductCreated.parse(data);
+        const inserted = await tx.query(
+          `INSERT INTO orders.dashboard_products (product_id, size_labels) VALUES ($1, $2)
+           ON CONFLICT (product_id) DO NOTHING`,
+          [d.productId, d.sizeLabels],
+        );
+        await refreshUnits(tx, d.productId);
+        return figureIf(inserted);
+      },
+      async ProductDetailsChanged(data, tx) {
+        const d = ProductDetailsChanged.parse(data);
+        if (d.sizeLabels === undefined) return;
+        await tx.query(`UPDATE orders.dashboard_products SET size_labels = $2 WHERE product_id = $1 AND NOT deleted`, [
+          d.productId,
+          d.sizeLabels,
+        ]);
+        return figureMoved(await refreshUnits(tx, d.productId));
+      },
+      async ProductDeleted(data, tx) {
+        const { productId } = ProductDeleted.parse(data);
+        const tombstoned = await tx.query(
+          `INSERT INTO orders.dashboard_products AS p (product_id, units, deleted) VALUES ($1, 0, true)
+           ON CONFLICT (product_id) DO UPDATE SET deleted = true, units = 0 WHERE NOT p.deleted`,
+          [productId],
+        );
+        await tx.query(`DELETE FROM orders.dashboard_stock_levels WHERE product_id = $1`, [productId]);
+        return figureIf(tombstoned);
+      },
+      async StockLevelSet(data, tx) {
+        const d = StockLevelSet.parse(data);
+        await tx.query(
+          `INSERT INTO orders.dashboard_stock_levels (product_id, size, available)
+           SELECT $1, $2, $3 WHERE NOT EXISTS
+             (SELECT 1 FROM orders.dashboard_products WHERE product_id = $1 AND deleted)
+           ON CONFLICT (product_id, size) DO UPDATE SET available = EXCLUDED.available`,
+          [d.productId, d.size ?? '', d.available],
+        );
+        return figureMoved(await refreshUnits(tx, d.productId));
+      },
+      // Held units are not for sale; released ones are again.
+      StockReserved: (data, tx) => moveHeldUnits(tx, StockMoved.parse(data), -1),
+      StockReleased: (data, tx) => moveHeldUnits(tx, StockMoved.parse(data), 1),
     },
     afterCommit: (changed) => announceFigures(pubsub, changed),
-  };
+  });
 }

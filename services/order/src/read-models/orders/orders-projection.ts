@@ -1,3 +1,4 @@
+import { defineProjection } from '@shop/shared/bus/projection';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { PubSub } from '@shop/shared/cache/types';
 import type { OrderEvent } from '../../order/events.ts';
@@ -53,6 +54,18 @@ export const orderPlacedValues = (d: Extract<OrderEvent, { type: 'OrderPlaced' }
 
 export const ORDERS_PROJECTION = 'orders.orders';
 
+/** Runs a statement on one order that returns its user_id, and answers the order's change. */
+async function changeOrder(
+  tx: Parameters<EventConsumer['handle']>[1],
+  orderNumber: string,
+  sql: string,
+  params: unknown[],
+  deleted = false,
+): Promise<OrderChange> {
+  const { rows } = await tx.query<{ user_id: string | null }>(sql, params);
+  return { orderNumber, userId: rows[0]?.user_id ?? null, deleted };
+}
+
 /**
  * orders.orders (one row per order on the list; OrderDeleted drops it), orders.order_totals (orders
  * placed and revenue) and orders.order_revenue (each order's India-time day and total), which deleting a
@@ -61,70 +74,60 @@ export const ORDERS_PROJECTION = 'orders.orders';
  * are announced on pub/sub, so the push streams of every process (this one included) can send them.
  */
 export function ordersProjection(pubsub: PubSub): EventConsumer<OrderChange> {
-  return {
+  return defineProjection<OrderEvent, OrderChange>({
     name: ORDERS_PROJECTION,
     schema: 'orders',
     sources: ['orders'],
-    eventTypes: ['OrderPlaced', 'DeliveryStatusChanged', 'OrderMarkedSeen', 'OrderDeleted'],
-    async handle(event, tx) {
-      const e = { type: event.type, data: event.data } as OrderEvent;
-      let userId: string | null = null;
-      switch (e.type) {
-        case 'OrderPlaced': {
-          const d = e.data;
-          const inserted = await tx.query(
-            `INSERT INTO orders.orders (${ORDER_COLUMNS.join(', ')})
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, false, $19, $19)
-             ON CONFLICT (order_number) DO NOTHING`,
-            [...orderPlacedValues(d), d.placedAt],
-          );
-          if (inserted.rowCount === 1)
-            await tx.query(
-              `INSERT INTO orders.order_totals AS t (id, orders_placed, revenue_paise, updated_at) VALUES (true, 1, $1, $2)
-               ON CONFLICT (id) DO UPDATE SET orders_placed = t.orders_placed + 1,
-                 revenue_paise = t.revenue_paise + EXCLUDED.revenue_paise,
-                 updated_at = greatest(t.updated_at, EXCLUDED.updated_at)`,
-              [d.totalPaise, d.placedAt],
-            );
-          // Revenue per India-time day; kept, like order_totals, when a delivered order is deleted.
+    on: {
+      async OrderPlaced(d, tx) {
+        const inserted = await tx.query(
+          `INSERT INTO orders.orders (${ORDER_COLUMNS.join(', ')})
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, false, $19, $19)
+           ON CONFLICT (order_number) DO NOTHING`,
+          [...orderPlacedValues(d), d.placedAt],
+        );
+        if (inserted.rowCount === 1)
           await tx.query(
-            `INSERT INTO orders.order_revenue (order_number, placed_on, total_paise) VALUES ($1, $2, $3)
-             ON CONFLICT (order_number) DO NOTHING`,
-            [d.orderNumber, indiaDate(d.placedAt), d.totalPaise],
+            `INSERT INTO orders.order_totals AS t (id, orders_placed, revenue_paise, updated_at) VALUES (true, 1, $1, $2)
+             ON CONFLICT (id) DO UPDATE SET orders_placed = t.orders_placed + 1,
+               revenue_paise = t.revenue_paise + EXCLUDED.revenue_paise,
+               updated_at = greatest(t.updated_at, EXCLUDED.updated_at)`,
+            [d.totalPaise, d.placedAt],
           );
-          userId = d.userId;
-          break;
-        }
-        case 'DeliveryStatusChanged': {
-          const { rows } = await tx.query<{ user_id: string | null }>(
-            `UPDATE orders.orders SET delivery_status = $2, updated_at = $3 WHERE order_number = $1 RETURNING user_id`,
-            [e.data.orderNumber, e.data.to, e.data.changedAt],
-          );
-          userId = rows[0]?.user_id ?? null;
-          break;
-        }
-        case 'OrderMarkedSeen': {
-          const { rows } = await tx.query<{ user_id: string | null }>(
-            `UPDATE orders.orders SET seen = true, updated_at = $2 WHERE order_number = $1 RETURNING user_id`,
-            [e.data.orderNumber, e.data.seenAt],
-          );
-          userId = rows[0]?.user_id ?? null;
-          break;
-        }
-        case 'OrderDeleted': {
-          const { rows } = await tx.query<{ user_id: string | null }>(
-            `DELETE FROM orders.orders WHERE order_number = $1 RETURNING user_id`,
-            [e.data.orderNumber],
-          );
-          userId = rows[0]?.user_id ?? null;
-          break;
-        }
-      }
-      return { orderNumber: e.data.orderNumber, userId, deleted: e.type === 'OrderDeleted' };
+        // Revenue per India-time day; kept, like order_totals, when a delivered order is deleted.
+        await tx.query(
+          `INSERT INTO orders.order_revenue (order_number, placed_on, total_paise) VALUES ($1, $2, $3)
+           ON CONFLICT (order_number) DO NOTHING`,
+          [d.orderNumber, indiaDate(d.placedAt), d.totalPaise],
+        );
+        return { orderNumber: d.orderNumber, userId: d.userId, deleted: false };
+      },
+      DeliveryStatusChanged: (d, tx) =>
+        changeOrder(
+          tx,
+          d.orderNumber,
+          `UPDATE orders.orders SET delivery_status = $2, updated_at = $3 WHERE order_number = $1 RETURNING user_id`,
+          [d.orderNumber, d.to, d.changedAt],
+        ),
+      OrderMarkedSeen: (d, tx) =>
+        changeOrder(
+          tx,
+          d.orderNumber,
+          `UPDATE orders.orders SET seen = true, updated_at = $2 WHERE order_number = $1 RETURNING user_id`,
+          [d.orderNumber, d.seenAt],
+        ),
+      OrderDeleted: (d, tx) =>
+        changeOrder(
+          tx,
+          d.orderNumber,
+          `DELETE FROM orders.orders WHERE order_number = $1 RETURNING user_id`,
+          [d.orderNumber],
+          true,
+        ),
     },
     async afterCommit(changes) {
       // A failure is logged by the bus and not retried: the read model is committed, only this push is lost.
       await pubsub.publish(ORDER_CHANGES_CHANNEL, encodeOrderChanges(changes));
     },
-  };
+  });
 }

@@ -1,5 +1,5 @@
-import type { ReplayFold } from '@shop/shared/replay/fold';
-import { greatestTime } from '@shop/shared/replay/fold';
+import { defineReplayFold, greatestTime, type ReplayFold } from '@shop/shared/replay/fold';
+import { KeyedRows } from '@shop/shared/replay/keyed-rows';
 import type { OrderEvent } from '../../order/events.ts';
 import { indiaDate } from './india-days.ts';
 import { ORDER_COLUMNS, orderPlacedValues } from './orders-projection.ts';
@@ -8,64 +8,35 @@ import { ORDER_COLUMNS, orderPlacedValues } from './orders-projection.ts';
  * The replay's in-memory fold of orders.orders (orders-projection.ts): orders.orders, orders.order_totals and
  * orders.order_revenue. (The order-change pushes of handle() are not rows: a replay announces nothing.)
  */
-
-const DELIVERY_STATUS = ORDER_COLUMNS.indexOf('delivery_status');
-const SEEN = ORDER_COLUMNS.indexOf('seen');
-const UPDATED_AT = ORDER_COLUMNS.indexOf('updated_at');
-
 export function ordersReplayFold(): ReplayFold {
-  const orders = new Map<string, unknown[]>();
-  const revenue = new Map<string, unknown[]>();
-  let totals: { orders: number; revenue: number; updatedAt: string } | null = null;
-  return {
-    apply(event) {
-      const e = { type: event.type, data: event.data } as OrderEvent;
-      switch (e.type) {
-        case 'OrderPlaced': {
-          const d = e.data;
-          if (!orders.has(d.orderNumber)) {
-            orders.set(d.orderNumber, [...orderPlacedValues(d), false, d.placedAt, d.placedAt]);
-            totals = totals
-              ? {
-                  orders: totals.orders + 1,
-                  revenue: totals.revenue + d.totalPaise,
-                  updatedAt: greatestTime(totals.updatedAt, d.placedAt),
-                }
-              : { orders: 1, revenue: d.totalPaise, updatedAt: d.placedAt };
-          }
-          if (!revenue.has(d.orderNumber))
-            revenue.set(d.orderNumber, [d.orderNumber, indiaDate(d.placedAt), d.totalPaise]);
-          return;
-        }
-        case 'DeliveryStatusChanged': {
-          const row = orders.get(e.data.orderNumber);
-          if (row) {
-            row[DELIVERY_STATUS] = e.data.to;
-            row[UPDATED_AT] = e.data.changedAt;
-          }
-          return;
-        }
-        case 'OrderMarkedSeen': {
-          const row = orders.get(e.data.orderNumber);
-          if (row) {
-            row[SEEN] = true;
-            row[UPDATED_AT] = e.data.seenAt;
-          }
-          return;
-        }
-        case 'OrderDeleted':
-          orders.delete(e.data.orderNumber);
-          return;
-      }
-    },
-    tables: () => [
-      { table: 'orders.orders', columns: ORDER_COLUMNS, rows: orders.values() },
-      {
-        table: 'orders.order_totals',
-        columns: ['id', 'orders_placed', 'revenue_paise', 'updated_at'],
-        rows: totals ? [[true, totals.orders, totals.revenue, totals.updatedAt]] : [],
-      },
-      { table: 'orders.order_revenue', columns: ['order_number', 'placed_on', 'total_paise'], rows: revenue.values() },
-    ],
+  const orders = new KeyedRows('orders.orders', ORDER_COLUMNS);
+  /** The one row of orders.order_totals (id true), under the key ''. */
+  const totals = new KeyedRows('orders.order_totals', ['id', 'orders_placed', 'revenue_paise', 'updated_at']);
+  const revenue = new KeyedRows('orders.order_revenue', ['order_number', 'placed_on', 'total_paise']);
+  /** INSERT (true, 1, total, at) ... ON CONFLICT DO UPDATE: one more order, its revenue, the latest time. */
+  const countPlaced = (totalPaise: number, at: string) => {
+    if (totals.insert('', [true, 1, totalPaise, at])) return;
+    totals.add('', 'orders_placed', 1);
+    totals.add('', 'revenue_paise', totalPaise);
+    totals.update('', { updated_at: greatestTime(totals.get('', 'updated_at') as string, at) });
   };
+  return defineReplayFold<OrderEvent>({
+    on: {
+      OrderPlaced(d) {
+        if (orders.insert(d.orderNumber, [...orderPlacedValues(d), false, d.placedAt, d.placedAt]))
+          countPlaced(d.totalPaise, d.placedAt);
+        revenue.insert(d.orderNumber, [d.orderNumber, indiaDate(d.placedAt), d.totalPaise]);
+      },
+      DeliveryStatusChanged(d) {
+        orders.update(d.orderNumber, { delivery_status: d.to, updated_at: d.changedAt });
+      },
+      OrderMarkedSeen(d) {
+        orders.update(d.orderNumber, { seen: true, updated_at: d.seenAt });
+      },
+      OrderDeleted(d) {
+        orders.delete(d.orderNumber);
+      },
+    },
+    tables: [orders, totals, revenue],
+  });
 }
