@@ -11,6 +11,7 @@
 import pg from 'pg';
 import { adminToken, machineLine, percentile, startShopUnderTest } from './bench/shop-under-test.ts';
 import { sandboxPay } from '../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
+import { fromBuyer, guestOrder } from '@shop/test-support/purchase';
 
 const arg = (name: string, dflt: string) =>
   process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1]! : dflt;
@@ -22,27 +23,11 @@ const concurrency = 64;
 
 const json = { 'content-type': 'application/json' };
 let seq = 0;
-/**
- * One buyer's create-order: each buyer shops from an address of their own (X-Forwarded-For, which the shop
- * trusts from loopback), as a sale's shoppers do; guests are rate-limited and capped per address.
- */
+/** One buyer's create-order, each buyer from an address of their own (fromBuyer), as a sale's shoppers come. */
 const orderRequest = (productId: string) => {
   const n = seq++;
-  const headers = { ...json, 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` };
-  const body = JSON.stringify({
-    amount: 1,
-    currency: 'INR',
-    receipt: `bench_${n}`,
-    orderData: {
-      address: '1 Bench Street',
-      pincode: '560001',
-      customerName: `Buyer ${n}`,
-      customerPhone: '+919800000000',
-      customerEmail: `buyer${n}@bench.in`,
-      items: [{ productId, quantity: 1, size: null, color: null }],
-      couponCode: null,
-    },
-  });
+  const headers = { ...json, ...fromBuyer(n) };
+  const body = JSON.stringify(guestOrder(`bench_${n}`, n, [{ productId, quantity: 1 }], { couponCode: null }));
   return { method: 'POST', headers, body };
 };
 
@@ -121,7 +106,7 @@ try {
         placed += 1;
       } catch (err) {
         errors += 1;
-        if (errors <= 3) console.error(String(err), (err as { cause?: unknown }).cause ?? "");
+        if (errors <= 3) console.error(String(err), (err as { cause?: unknown }).cause ?? '');
       } finally {
         buyerMs.push(performance.now() - start);
       }

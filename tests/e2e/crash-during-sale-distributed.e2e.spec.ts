@@ -1,30 +1,31 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startCrashableDistributed, type CrashableDistributedShop } from '../../scripts/distributed-processes.ts';
+import { describe, expect, it } from 'vitest';
+import { startCrashableDistributed } from '../../scripts/distributed-processes.ts';
 import { holdBackstopMs } from '../../services/catalog/src/inventory/hold-expiry.ts';
 import { livePlaceBackstopMs } from '../../services/checkout/src/payment/live-checkouts.ts';
 import { startMockKafka } from '@shop/test-support/kafka-broker';
-import { startTestRedis } from '@shop/test-support/redis-server';
-import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { expectLedgerBalanced, type StockLedger } from './support/stock-ledger.ts';
 import {
   adminToken,
+  confirmedBuyers,
   crashSaleBuy,
+  expectEachOrderOnce,
+  refundedProviderOrders,
   createProduct,
   createSaleCoupon,
   progressLog,
   saleOrder,
   saleShopEnv,
+  saleStores,
+  stopsAfterAll,
   type CouponView,
   type OrderView,
   type SaleBuyer,
 } from './support/sale.ts';
 import { freePortRun } from '@shop/test-support/port-run';
+import { fromBuyer } from '@shop/test-support/purchase';
 
 /**
  * Issue 11, distributed mode: gateway and the four services as separate processes over Kafka. One sale in
@@ -56,19 +57,11 @@ const COUPON = { code: 'DISTSALE10', usageLimit: 12 };
 const usesCoupon = (n: number) => n % 3 === 0;
 const ADMIN = { email: 'crash-admin@shop.local', password: 'crash-admin-pass' };
 
-const stops: Array<() => Promise<void>> = [];
-let shop: CrashableDistributedShop | undefined;
-
-afterAll(async () => {
-  await shop?.stop();
-  for (const s of stops.reverse()) await s().catch(() => undefined);
-});
+const stops = stopsAfterAll();
 
 interface Buyer extends SaleBuyer {
   round: number;
 }
-
-const from = (n: number) => ({ 'x-forwarded-for': `10.88.${(n >> 8) & 255}.${n & 255}` });
 
 /** Ports below Linux's ephemeral range (see distributed-kafka.e2e.spec.ts). */
 
@@ -76,26 +69,20 @@ describe('distributed mode: kill -9 of each process in turn during a sale', () =
   it('after every restart the stock balances; paid provider orders end as exactly one order; holds come back; coupon uses match', async () => {
     const t0 = Date.now();
     const progress = progressLog('crash-sale', t0);
-    const db: TestDatabase = await createTestDatabase({ migrate: false });
-    stops.push(db.drop);
-    const redis = await startTestRedis();
-    stops.push(redis.stop);
+    const { db, env } = await saleStores(stops, 'dist-crash');
     const kafka = await startMockKafka();
     stops.push(kafka.stop);
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-dist-crash-'));
-    stops.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
     const ports = await freePortRun();
-    shop = await startCrashableDistributed({
+    const shop = await startCrashableDistributed({
       env: saleShopEnv(ADMIN, {
-        DATABASE_URL: db.url,
-        REDIS_URL: redis.url,
+        ...env,
         KAFKA_BROKERS: kafka.brokers,
-        DATA_DIR: dataDir,
         JWT_SECRET: 'distributed-crash-e2e-secret',
         RESERVATION_TTL_SECONDS: String(TTL_SECONDS),
       }),
       ...ports,
     });
+    stops.push(() => shop.stop());
     const base = `http://127.0.0.1:${ports.gatewayPort}`;
     const api = httpClient(base);
     const startedIn = Date.now() - t0;
@@ -139,8 +126,8 @@ describe('distributed mode: kill -9 of each process in turn during a sale', () =
           customerEmail: `dbuyer${n}@example.in`,
           couponCode: usesCoupon(n) ? COUPON.code : null,
         });
-        await crashSaleBuy(base, b, order, from(n), from(10_000 + n), () => {
-          if (++verifies === KILL_AT_VERIFY) killed = shop!.kill9(victim);
+        await crashSaleBuy(base, b, order, fromBuyer(n), fromBuyer(10_000 + n), () => {
+          if (++verifies === KILL_AT_VERIFY) killed = shop.kill9(victim);
         });
       };
       const first = next;
@@ -217,23 +204,10 @@ describe('distributed mode: kill -9 of each process in turn during a sale', () =
       );
     });
     progress(`${paid.length} paid provider orders are orders`);
-    const byProviderOrder = new Map<string, OrderView[]>();
-    for (const o of orders)
-      byProviderOrder.set(o.razorpayOrderId, [...(byProviderOrder.get(o.razorpayOrderId) ?? []), o]);
-    for (const [id, list] of byProviderOrder) expect(list, `orders of ${id}`).toHaveLength(1);
+    expectEachOrderOnce(orders, confirmedBuyers(buyers));
     const paidSet = new Set(paid);
     for (const o of orders) expect(paidSet.has(o.razorpayOrderId), `order ${o.orderNumber} was paid`).toBe(true);
-    for (const b of buyers.filter((x) => x.verified && x.verified.status !== 'cut' && x.verified.status < 300)) {
-      const list = byProviderOrder.get(b.created!) ?? [];
-      expect(list, `buyer ${b.n}'s confirmed order ${b.created}`).toHaveLength(1);
-      if (b.verified!.orderNumber) expect(list[0]!.orderNumber).toBe(b.verified!.orderNumber);
-    }
-    const refunds = (
-      await pool.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM checkout.events WHERE type = 'PaymentFailed' AND data->>'reason' ILIKE '%refund%'`,
-      )
-    ).rows[0]!.n;
-    expect(refunds, 'refunds with ample stock').toBe(0);
+    expect([...(await refundedProviderOrders(pool))], 'refunds with ample stock').toEqual([]);
 
     // Nothing held any more: unpaid holds came back through the sweep; holds no checkout recorded (a
     // create-order cut off between the catalog's StockReserved and checkout's PaymentOrderCreated) through

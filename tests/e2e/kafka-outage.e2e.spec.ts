@@ -1,13 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SERVICE_SCHEMAS } from '../../services/shared/src/runtime/infrastructure.ts';
 import { startMockKafka } from '@shop/test-support/kafka-broker';
 import { startKafkaCutProxy } from '@shop/test-support/kafka-cut-proxy';
-import { startTestRedis } from '@shop/test-support/redis-server';
-import { createTestDatabase } from '@shop/test-support/test-database';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { expectLedgerBalanced } from './support/stock-ledger.ts';
 import {
@@ -15,7 +10,9 @@ import {
   post,
   progressLog,
   saleOrder,
+  saleStores,
   startDistributedSale,
+  stopsAfterAll,
   type CouponView,
   type OrderView,
   type PayResponse,
@@ -45,10 +42,7 @@ const ADMIN = { email: 'kafka-outage-admin@shop.local', password: 'kafka-outage-
 /** Short session, so consumer groups cut off for 30 s rebalance soon after the broker is back. */
 const SESSION_TIMEOUT_MS = 6_000;
 
-const stops: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  for (const s of stops.reverse()) await s().catch(() => undefined);
-});
+const stops = stopsAfterAll();
 
 interface Purchase {
   n: number;
@@ -66,24 +60,17 @@ describe('distributed mode: Kafka out for 30 s during a sale', () => {
   it('checkout takes orders and payments through the outage; the outbox drains after; every paid order once; nothing applied twice', async () => {
     const t0 = Date.now();
     const progress = progressLog('kafka-outage', t0);
-    const db = await createTestDatabase({ migrate: false });
-    stops.push(db.drop);
-    const redis = await startTestRedis();
-    stops.push(redis.stop);
+    const { db, env } = await saleStores(stops, 'kafka-outage');
     const kafka = await startMockKafka();
     stops.push(kafka.stop);
     const proxy = await startKafkaCutProxy(kafka.brokers);
     stops.push(proxy.stop);
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-kafka-outage-'));
-    stops.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
     const { base, api, token, productId } = await startDistributedSale({
       admin: ADMIN,
       env: {
-        DATABASE_URL: db.url,
-        REDIS_URL: redis.url,
+        ...env,
         KAFKA_BROKERS: proxy.brokers,
         KAFKA_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
-        DATA_DIR: dataDir,
         JWT_SECRET: 'kafka-outage-e2e-secret-0123456789',
         MAX_LIVE_CHECKOUTS_PER_BUYER: '1000',
       },

@@ -1,14 +1,18 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startTestRedis } from '@shop/test-support/redis-server';
-import { createTestDatabase } from '@shop/test-support/test-database';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { expectLedgerBalanced } from './support/stock-ledger.ts';
-import { post, progressLog, startDistributedSale, type OrderView, type PayResponse } from './support/sale.ts';
+import {
+  post,
+  progressLog,
+  saleStores,
+  startDistributedSale,
+  stopsAfterAll,
+  type OrderView,
+  type PayResponse,
+} from './support/sale.ts';
 
 /**
  * Issue 13, distributed mode: the shop's Redis (cache, pub/sub, BullMQ jobs) stops for a while and comes
@@ -25,10 +29,7 @@ const TTL_SECONDS = 4;
 const OUTAGE_MS = 15_000; // longer than the TTL: the unpaid hold expires while Redis is out
 const ADMIN = { email: 'redis-outage-admin@shop.local', password: 'redis-outage-pass' };
 
-const stops: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  for (const s of stops.reverse()) await s().catch(() => undefined);
-});
+const stops = stopsAfterAll();
 
 interface ProductView {
   id: string;
@@ -40,19 +41,13 @@ describe('distributed mode: Redis down, then back empty', () => {
   it('reads answer from Postgres and buyers buy while it is down; the cache and the sweeps resume after', async () => {
     const t0 = Date.now();
     const progress = progressLog('redis-outage', t0);
-    const db = await createTestDatabase({ migrate: false });
-    stops.push(db.drop);
-    let redis = await startTestRedis();
-    stops.push(() => redis.stop());
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-redis-outage-'));
-    stops.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const stores = await saleStores(stops, 'redis-outage');
+    const { db } = stores;
     const { base, api, token, productId } = await startDistributedSale({
       admin: ADMIN,
       env: {
-        DATABASE_URL: db.url,
-        REDIS_URL: redis.url,
+        ...stores.env,
         KAFKA_BROKERS: undefined,
-        DATA_DIR: dataDir,
         JWT_SECRET: 'redis-outage-e2e-secret-0123456789',
         RESERVATION_TTL_SECONDS: String(TTL_SECONDS),
       },
@@ -67,7 +62,7 @@ describe('distributed mode: Redis down, then back empty', () => {
     });
     const pool = new pg.Pool({ connectionString: db.url, max: 2 });
     stops.push(() => pool.end());
-    const probe = new Redis(redis.url, { maxRetriesPerRequest: 1, lazyConnect: true });
+    const probe = new Redis(stores.redis.url, { maxRetriesPerRequest: 1, lazyConnect: true });
     probe.on('error', () => undefined);
     stops.push(async () => probe.disconnect());
 
@@ -146,7 +141,7 @@ describe('distributed mode: Redis down, then back empty', () => {
     probe.disconnect();
 
     // Redis stops. Reads and purchases go on for OUTAGE_MS; one buyer leaves a hold unpaid.
-    await redis.stop();
+    await stores.redis.stop();
     const downAt = Date.now();
     progress('Redis stopped');
     const unpaid = await buy(false);
@@ -170,7 +165,7 @@ describe('distributed mode: Redis down, then back empty', () => {
     const lastBeforeUp = (
       await pool.query<{ p: string }>(`SELECT coalesce(max(global_position), 0)::text AS p FROM catalog.events`)
     ).rows[0]!.p;
-    redis = await startTestRedis({ port: redis.port });
+    stores.redis = await startTestRedis({ port: stores.redis.port }); // stopped with the test in the first one's place
     const upAt = Date.now();
     progress(`Redis back after ${upAt - downAt} ms`);
     await waitUntil(

@@ -5,19 +5,19 @@
  * request generator needs: the tokens, the seeded ids as hints, the webhook secret.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { startShop } from '../../services/gateway/src/shop.ts';
 import { freePort } from '../../services/shared/src/db/free-port.ts';
 import { SERVICES, startDistributed } from '../../scripts/distributed-processes.ts';
+import { createFreshDatabase } from '@shop/test-support/fresh-database';
 import { startMockKafka } from '@shop/test-support/kafka-broker';
 import { ROUTE_TABLE } from '../../services/gateway/src/route-table.ts';
 import { sandboxPay } from '../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
 import { loadConfig } from '../../services/shared/src/config/config.ts';
 import type { RouteSpec } from '../../services/shared/src/http/route-table.ts';
 import { createRng } from '@shop/test-support/prng';
+import { Stops } from '@shop/test-support/stops';
+import { guestOrder } from '@shop/test-support/purchase';
 import type { FuzzTarget } from './request-generator.ts';
 import { routeKey } from './request-generator.ts';
 import { validValue, type Hints } from './zod-values.ts';
@@ -61,27 +61,15 @@ export async function startFuzzShop(opts: {
   mode?: 'embedded' | 'distributed';
 }): Promise<FuzzShop> {
   const mode = opts.mode ?? 'embedded';
-  const stops: Array<() => Promise<void>> = [];
-  const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch((err: unknown) => console.error('fuzz shop stop:', err));
-  };
+  const stops = new Stops((err: unknown) => console.error('fuzz shop stop:', err));
   try {
-    const name = `fuzz_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: opts.postgresUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    stops.push(async () => {
-      const c = new pg.Client({ connectionString: opts.postgresUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    });
-    const u = new URL(opts.postgresUrl);
-    u.pathname = `/${name}`;
-    const databaseUrl = u.toString();
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-fuzz-'));
-    stops.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const database = await createFreshDatabase(
+      opts.postgresUrl,
+      `fuzz_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`,
+    );
+    stops.push(database.drop);
+    const databaseUrl = database.url;
+    const dataDir = stops.tempDir('shop-fuzz-');
     const env = {
       DATABASE_URL: databaseUrl,
       REDIS_URL: opts.redisUrl,
@@ -156,10 +144,10 @@ export async function startFuzzShop(opts: {
         }
         return parked;
       },
-      stop: stopAll,
+      stop: () => stops.stopAll(),
     };
   } catch (err) {
-    await stopAll();
+    await stops.stopAll();
     throw err;
   }
 }
@@ -205,79 +193,49 @@ async function seed(base: string, routes: readonly RouteSpec[]) {
   const userOf = (s: Json) => s.user as { id: string; email: string };
 
   const shopperToken = shopperSession.token as string;
+  /** POSTs a new row as `token`'s holder; its id. */
+  const created = async (p: string, body: unknown, token: string) => String((await must('POST', p, body, token)).id);
   const productIds: string[] = [];
   for (const [i, name] of ['Fuzz Kurta', 'Fuzz Saree', 'Fuzz Dupatta', 'Fuzz Doomed Stole'].entries()) {
-    const p = await must(
-      'POST',
-      '/api/products',
-      {
-        name,
-        price: 499 + i * 100,
-        quantity: 100_000,
-        category: 'Men',
-        ...(i === 1 ? { sizeQuantities: { S: 50_000, M: 50_000 } } : {}),
-      },
-      adminToken,
-    );
-    productIds.push(p.id as string);
+    const product = {
+      name,
+      price: 499 + i * 100,
+      quantity: 100_000,
+      category: 'Men',
+      ...(i === 1 ? { sizeQuantities: { S: 50_000, M: 50_000 } } : {}),
+    };
+    productIds.push(await created('/api/products', product, adminToken));
   }
   const doomedProduct = productIds.pop()!;
   const collection = async (name: string) => {
-    const c = await must('POST', '/api/collections', { name }, adminToken);
-    await must('POST', `/api/collections/${String(c.id)}/products`, { productId: productIds[0] }, adminToken);
-    return String(c.id);
+    const id = await created('/api/collections', { name }, adminToken);
+    await must('POST', `/api/collections/${id}/products`, { productId: productIds[0] }, adminToken);
+    return id;
   };
-  const section = async (name: string) =>
-    String(
-      (
-        await must(
-          'POST',
-          '/api/home/sections',
-          { name, contentType: 'products', contentIds: productIds.slice(0, 2) },
-          adminToken,
-        )
-      ).id,
+  const section = (name: string) =>
+    created('/api/home/sections', { name, contentType: 'products', contentIds: productIds.slice(0, 2) }, adminToken);
+  const coupon = (code: string) =>
+    created(
+      '/api/coupons',
+      { code, discountType: 'percentage', discountValue: 10, minOrderAmount: 0, usageLimit: 1_000_000 },
+      adminToken,
     );
-  const coupon = async (code: string) =>
-    String(
-      (
-        await must(
-          'POST',
-          '/api/coupons',
-          { code, discountType: 'percentage', discountValue: 10, minOrderAmount: 0, usageLimit: 1_000_000 },
-          adminToken,
-        )
-      ).id,
-    );
-  const address = async (line: string) =>
-    String(
-      (
-        await must(
-          'POST',
-          '/api/addresses',
-          { name: SHOPPER.name, phone: SHOPPER.phone, addressLine1: line, city: 'Bengaluru', zipCode: '560001' },
-          shopperToken,
-        )
-      ).id,
+  const address = (line: string) =>
+    created(
+      '/api/addresses',
+      { name: SHOPPER.name, phone: SHOPPER.phone, addressLine1: line, city: 'Bengaluru', zipCode: '560001' },
+      shopperToken,
     );
   // A paid order of the shopper's, so order numbers and payment ids exist.
   const order = async (receipt: string) => {
     const created = await must(
       'POST',
       '/api/payment/create-order',
-      {
-        amount: 1,
-        currency: 'INR',
-        receipt,
-        orderData: {
-          address: '12 MG Road, Bengaluru',
-          pincode: '560001',
-          customerName: SHOPPER.name,
-          customerPhone: SHOPPER.phone,
-          customerEmail: SHOPPER.email,
-          items: [{ productId: productIds[0], quantity: 1, size: null, color: null }],
-        },
-      },
+      guestOrder(receipt, 0, [{ productId: productIds[0]!, quantity: 1 }], {
+        customerName: SHOPPER.name,
+        customerPhone: SHOPPER.phone,
+        customerEmail: SHOPPER.email,
+      }),
       shopperToken,
     );
     const paid = await sandboxPay(`${base}/razorpay-sandbox`, created.id as string);

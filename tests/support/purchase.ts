@@ -5,31 +5,52 @@ export interface PurchaseLine {
   productId: string;
   quantity: number;
   size?: string | null;
+  color?: string | null;
 }
 
 /**
- * A guest buys `lines` as shopper number `buyer`: create-order, pay in the Razorpay sandbox, verify; the
- * order number. Each buyer shops from an address of its own (X-Forwarded-For, which the shop trusts from
- * loopback), since guests are rate-limited and capped per client address. Throws with the shop's answer
- * when a step is refused.
+ * Buyer `n`'s own client address, as a header: X-Forwarded-For, which the shop trusts from loopback. A sale's
+ * shoppers each come from their own, and guests are rate-limited and capped per client address.
+ */
+export const fromBuyer = (n: number): Record<string, string> => ({
+  'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+});
+
+/**
+ * A guest's create-order body: buyer `n` (name, phone and e-mail of their own, an address in Bengaluru) buys
+ * `lines` (no size or colour unless a line gives one), with the receipt given; `details` adds to or replaces the
+ * buyer's details (address, name, phone, e-mail, coupon, ...). The amount is a placeholder: the shop prices
+ * the order itself.
+ */
+export const guestOrder = (
+  receipt: string,
+  n: number,
+  lines: PurchaseLine[],
+  details: Record<string, unknown> = {},
+) => ({
+  amount: 1,
+  currency: 'INR',
+  receipt,
+  orderData: {
+    address: '12 MG Road, Bengaluru',
+    pincode: '560001',
+    customerName: `Buyer ${n}`,
+    customerPhone: '+919800000000',
+    customerEmail: `buyer${n}@example.in`,
+    items: lines.map((l) => ({ size: null, color: null, ...l })),
+    ...details,
+  },
+});
+
+/**
+ * A guest buys `lines` as shopper number `buyer` (from an address of their own: fromBuyer): create-order, pay
+ * in the Razorpay sandbox, verify; the order number. Throws with the shop's answer when a step is refused.
  */
 export async function buyThroughSandbox(shop: TestShop, buyer: number, lines: PurchaseLine[]): Promise<string> {
-  const headers = { 'x-forwarded-for': `10.${(buyer >> 16) & 255}.${(buyer >> 8) & 255}.${buyer & 255}` };
+  const headers = fromBuyer(buyer);
   const created = await shop.api<{ id: string }>('POST', '/api/payment/create-order', {
     headers,
-    body: {
-      amount: 1,
-      currency: 'INR',
-      receipt: `rcpt_${buyer}`,
-      orderData: {
-        address: '12 MG Road, Bengaluru',
-        pincode: '560001',
-        customerName: `Buyer ${buyer}`,
-        customerPhone: '+919800000000',
-        customerEmail: `buyer${buyer}@example.in`,
-        items: lines.map((l) => ({ color: null, size: null, ...l })),
-      },
-    },
+    body: guestOrder(`rcpt_${buyer}`, buyer, lines),
   });
   if (created.status !== 201) throw new Error(`create-order: ${created.status} ${JSON.stringify(created.body)}`);
   const payment = await sandboxPay(`${shop.url}/razorpay-sandbox`, created.body.id);

@@ -1,8 +1,13 @@
-import { expect } from 'vitest';
+import type pg from 'pg';
+import { afterAll, expect } from 'vitest';
 import { httpClient, type HttpClient } from '@shop/test-support/http';
 import { freePortRun } from '@shop/test-support/port-run';
+import { startTestRedis } from '@shop/test-support/redis-server';
+import { Stops } from '@shop/test-support/stops';
+import { createTestDatabase } from '@shop/test-support/test-database';
 import { startDistributed } from '../../../scripts/distributed-processes.ts';
 import { createProduct, createTenPercentCoupon } from '@shop/test-support/fixtures';
+import { guestOrder } from '@shop/test-support/purchase';
 
 export { createProduct };
 
@@ -88,6 +93,29 @@ export async function adminToken(api: HttpClient, admin: { email: string; passwo
   return token;
 }
 
+/** The test file's Stops, all run after its tests (a failing one ignored: the tests have spoken). */
+export function stopsAfterAll(): Stops {
+  const stops = new Stops();
+  afterAll(() => stops.stopAll());
+  return stops;
+}
+
+/**
+ * What a distributed sale shop stands on, each undone with the test's `stops`: a fresh database (unmigrated:
+ * the services migrate it), a Redis of the test's own (BullMQ queues must not be shared with another shop)
+ * and a data folder `shop-<name>-*`; `env` names them for the shop. The Redis stopped at the end is the one
+ * `redis` holds then: a test may start another in its place.
+ */
+export async function saleStores(stops: Stops, name: string) {
+  const db = await createTestDatabase({ migrate: false });
+  stops.push(db.drop);
+  const redis = await startTestRedis();
+  const dataDir = stops.tempDir(`shop-${name}-`);
+  const stores = { db, redis, dataDir, env: { DATABASE_URL: db.url, REDIS_URL: redis.url, DATA_DIR: dataDir } };
+  stops.push(() => stores.redis.stop());
+  return stores;
+}
+
 /**
  * A distributed sale shop on free ports (`saleShopEnv(admin, env)`), stopped with the test's `stops`, and the
  * sale's product created by its admin: the gateway's base URL, a client, the admin's token and the product id.
@@ -95,7 +123,7 @@ export async function adminToken(api: HttpClient, admin: { email: string; passwo
 export async function startDistributedSale(opts: {
   admin: { email: string; password: string };
   env: Record<string, string | undefined>;
-  stops: Array<() => Promise<void>>;
+  stops: Stops;
   progress: (what: string) => void;
   product: Record<string, string>;
 }): Promise<{ base: string; api: HttpClient; token: string; productId: string }> {
@@ -114,20 +142,8 @@ export async function startDistributedSale(opts: {
  * A guest's create-order body: buyer `n` buys one unit of the product (no size, no colour) with the receipt
  * given; `orderData` adds to or replaces the buyer's details (address, name, phone, e-mail, coupon, ...).
  */
-export const saleOrder = (receipt: string, n: number, productId: string, orderData: Record<string, unknown> = {}) => ({
-  amount: 1,
-  currency: 'INR',
-  receipt,
-  orderData: {
-    address: '12 MG Road, Bengaluru',
-    pincode: '560001',
-    customerName: `Buyer ${n}`,
-    customerPhone: '+919800000000',
-    customerEmail: `buyer${n}@example.in`,
-    items: [{ productId, quantity: 1, size: null, color: null }],
-    ...orderData,
-  },
-});
+export const saleOrder = (receipt: string, n: number, productId: string, orderData: Record<string, unknown> = {}) =>
+  guestOrder(receipt, n, [{ productId, quantity: 1 }], orderData);
 
 /** What one buyer of a crash sale saw; 'cut': the request was cut off (its process died under it). */
 export interface SaleBuyer {
@@ -167,4 +183,42 @@ export async function crashSaleBuy(
   if (v === 'cut') b.verified = { status: 'cut' };
   else b.verified = { status: v.status, orderNumber: v.body.orderNumber as string | null | undefined };
   return v;
+}
+
+/** The sale buyers whose verify was answered 2xx (with the order number it gave, if any), for expectEachOrderOnce. */
+export const confirmedBuyers = (buyers: SaleBuyer[]): ConfirmedPayment[] =>
+  buyers
+    .filter((b) => b.verified && b.verified.status !== 'cut' && b.verified.status < 300)
+    .map((b) => ({ id: b.created!, orderNumber: b.verified!.orderNumber, who: `buyer ${b.n}` }));
+
+/** A payment a verify confirmed: its provider order id, the order number the verify answered (if any), and whose. */
+export interface ConfirmedPayment {
+  id: string;
+  orderNumber?: string | null;
+  who: string;
+}
+
+/**
+ * Every placed order is the only one of its provider order, and every payment in `confirmed` is exactly one
+ * placed order, with the order number its verify answered.
+ */
+export function expectEachOrderOnce(orders: OrderView[], confirmed: ConfirmedPayment[]): void {
+  const byProviderOrder = new Map<string, OrderView[]>();
+  for (const o of orders)
+    byProviderOrder.set(o.razorpayOrderId, [...(byProviderOrder.get(o.razorpayOrderId) ?? []), o]);
+  for (const [id, list] of byProviderOrder) expect(list, `orders of ${id}`).toHaveLength(1);
+  for (const c of confirmed) {
+    const list = byProviderOrder.get(c.id) ?? [];
+    expect(list, `${c.who}'s confirmed order ${c.id}`).toHaveLength(1);
+    if (c.orderNumber) expect(list[0]!.orderNumber, `${c.who}'s order number`).toBe(c.orderNumber);
+  }
+}
+
+/** The provider orders whose payment the shop refunded instead of placing an order (checkout's log says so). */
+export async function refundedProviderOrders(db: pg.Client | pg.Pool): Promise<Set<string>> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT data->>'razorpayOrderId' AS id FROM checkout.events
+      WHERE type = 'PaymentFailed' AND data->>'reason' ILIKE '%refund%'`,
+  );
+  return new Set(rows.map((r) => r.id));
 }

@@ -46,29 +46,22 @@ export async function stockLedger(db: pg.Client | pg.Pool, productId: string): P
         ledger.held += quantity;
         break;
       case 'StockReleased':
-        if (hold?.status !== 'reserved' || hold.quantity !== quantity) {
+      case 'StockCommitted': {
+        // A release moves the hold back to available, a commit to sold.
+        const [ends, into, verb] =
+          type === 'StockReleased'
+            ? (['released', 'available', 'released'] as const)
+            : (['committed', 'sold', 'sold'] as const);
+        if (hold?.status === 'reserved' && hold.quantity === quantity) {
+          hold.status = ends;
+          ledger.held -= quantity;
+        } else
           ledger.anomalies.push(
-            `${key}: released ${quantity} while ${hold ? `${hold.status} ${hold.quantity}` : 'never held'}`,
+            `${key}: ${verb} ${quantity} while ${hold ? `${hold.status} ${hold.quantity}` : 'never held'}`,
           );
-          ledger.available += quantity; // as the catalog's decider would count it
-          break;
-        }
-        hold.status = 'released';
-        ledger.held -= quantity;
-        ledger.available += quantity;
+        ledger[into] += quantity; // a hold that was not live too, as the catalog's decider counts it
         break;
-      case 'StockCommitted':
-        if (hold?.status !== 'reserved' || hold.quantity !== quantity) {
-          ledger.anomalies.push(
-            `${key}: sold ${quantity} while ${hold ? `${hold.status} ${hold.quantity}` : 'never held'}`,
-          );
-          ledger.sold += quantity;
-          break;
-        }
-        hold.status = 'committed';
-        ledger.held -= quantity;
-        ledger.sold += quantity;
-        break;
+      }
       default:
         ledger.anomalies.push(`${stream}: unknown event ${type}`);
     }
