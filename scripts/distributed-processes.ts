@@ -43,17 +43,25 @@ function spawnKept(
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return { name, child, output: keepOutput(child, echo ? name : undefined) };
+}
+
+/**
+ * A child process's last 200 output lines (stdout and stderr, as they come), for error reports; each also
+ * echoed as `[echoAs] line` when `echoAs` is given.
+ */
+export function keepOutput(child: ChildProcess, echoAs?: string): string[] {
   const output: string[] = [];
   const keep = (d: Buffer) => {
     for (const line of d.toString().split('\n').filter(Boolean)) {
       output.push(line);
       if (output.length > 200) output.shift();
-      if (echo) console.log(`[${name}] ${line}`);
+      if (echoAs !== undefined) console.log(`[${echoAs}] ${line}`);
     }
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  return { name, child, output };
+  return output;
 }
 
 /** Polls a URL until it answers 200 or the deadline passes (then throws with the process output). */

@@ -1,13 +1,12 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { clearPreviousServer } from '../../services/shared/src/db/postgres-process.ts';
+import { describe, expect, it } from 'vitest';
 import { freePort } from '../../services/shared/src/db/free-port.ts';
 import { httpClient } from '@shop/test-support/http';
+import { fromBuyer } from '@shop/test-support/purchase';
 import { waitUntil } from '@shop/test-support/wait-until';
-import { crash, spawnShop, stop, waitHealthy, type ShopProcess } from './support/shop-process.ts';
+import { crash, useShopDataDir, waitHealthy } from './support/shop-process.ts';
 import { expectLedgerBalanced, type StockLedger } from './support/stock-ledger.ts';
 import { holdBackstopMs } from '../../services/catalog/src/inventory/hold-expiry.ts';
 import { livePlaceBackstopMs } from '../../services/checkout/src/payment/live-checkouts.ts';
@@ -15,6 +14,9 @@ import {
   createProduct,
   createSaleCoupon,
   crashSaleBuy,
+  confirmedBuyers,
+  expectEachOrderOnce,
+  refundedProviderOrders,
   saleOrder,
   type CouponView,
   type OrderView,
@@ -43,23 +45,12 @@ const FIRST_RUN_TTL_SECONDS = 20;
 const COUPON = { code: 'CRASHSALE10', usageLimit: 10 };
 const usesCoupon = (n: number) => n % 3 === 0;
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-sale-crash-'));
-const pgDir = path.join(dataDir, 'postgres');
-let shop: ShopProcess | undefined;
-
-afterAll(async () => {
-  await stop(shop);
-  await clearPreviousServer(pgDir).catch(() => undefined);
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
-/** Each buyer from an address of their own (guests are limited per address; the shop trusts loopback's X-Forwarded-For). */
-const from = (n: number) => ({ 'x-forwarded-for': `10.77.${(n >> 8) & 255}.${n & 255}` });
+const shops = useShopDataDir('shop-sale-crash-');
 
 describe('kill -9 of the shop during a sale', () => {
   it('comes back on its own; the stock streams balance at every check; after the holds run out nothing is held, available + sold = stock, every paid order exists exactly once, and coupon uses match the orders', async () => {
     const port = await freePort();
-    shop = spawnShop({ port, dataDir, env: { RESERVATION_TTL_SECONDS: String(FIRST_RUN_TTL_SECONDS) } });
+    const shop = await shops.spawn({ port, env: { RESERVATION_TTL_SECONDS: String(FIRST_RUN_TTL_SECONDS) } });
     await waitHealthy(shop);
     const base = shop.base;
     const api = httpClient(base);
@@ -80,7 +71,6 @@ describe('kill -9 of the shop during a sale', () => {
     let verifies = 0;
     let verifiedCount = 0;
     let crashed: Promise<void> | undefined;
-    const victim = shop;
     const buy = async (n: number) => {
       const b: SaleBuyer = { n };
       buyers.push(b);
@@ -91,8 +81,8 @@ describe('kill -9 of the shop during a sale', () => {
         shippingCharge: 0,
         deliveryCharge: 0,
       });
-      const v = await crashSaleBuy(base, b, order, from(n), from(10_000 + n), () => {
-        if (++verifies === CRASH_AT_VERIFY) crashed = crash(victim); // kill -9 of the node process only
+      const v = await crashSaleBuy(base, b, order, fromBuyer(n), fromBuyer(10_000 + n), () => {
+        if (++verifies === CRASH_AT_VERIFY) crashed = crash(shop); // kill -9 of the node process only
       });
       if (v && v !== 'cut' && (v.status === 200 || v.status === 202) && v.body.success === true) verifiedCount++;
     };
@@ -110,9 +100,9 @@ describe('kill -9 of the shop during a sale', () => {
     expect(cut.length, 'requests were in flight when the shop died').toBeGreaterThan(0);
 
     // Start again on the same data, with a short hold, and no manual step.
-    shop = spawnShop({ port, dataDir, env: { RESERVATION_TTL_SECONDS: '5' } });
-    await waitHealthy(shop);
-    const api2 = httpClient(shop.base);
+    const again = await shops.spawn({ port, env: { RESERVATION_TTL_SECONDS: '5' } });
+    await waitHealthy(again);
+    const api2 = httpClient(again.base);
     const token = (
       await api2<{ token: string }>('POST', '/api/auth/login', {
         body: { email: 'admin@shop.local', password: 'admin123' },
@@ -149,11 +139,7 @@ describe('kill -9 of the shop during a sale', () => {
           await balanced('while payments settle');
           orders = await adminOrders();
           const placed = new Set(orders.map((o) => o.razorpayOrderId));
-          const { rows } = await db.query<{ id: string }>(
-            `SELECT data->>'razorpayOrderId' AS id FROM checkout.events
-             WHERE type = 'PaymentFailed' AND data->>'reason' ILIKE '%refund%'`,
-          );
-          const refunds = new Set(rows.map((r) => r.id));
+          const refunds = await refundedProviderOrders(db);
           missing = paidBuyers.filter((b) => !placed.has(b.created!) && !refunds.has(b.created!)).map((b) => b.n);
           return missing.length === 0;
         },
@@ -166,15 +152,7 @@ describe('kill -9 of the shop during a sale', () => {
       });
 
       // Every paid order exists exactly once.
-      const byProviderOrder = new Map<string, OrderView[]>();
-      for (const o of orders)
-        byProviderOrder.set(o.razorpayOrderId, [...(byProviderOrder.get(o.razorpayOrderId) ?? []), o]);
-      for (const [id, list] of byProviderOrder) expect(list, `orders of ${id}`).toHaveLength(1);
-      for (const b of buyers.filter((x) => x.verified && x.verified.status !== 'cut' && x.verified.status < 300)) {
-        const list = byProviderOrder.get(b.created!) ?? [];
-        expect(list, `buyer ${b.n}'s confirmed order ${b.created}`).toHaveLength(1);
-        if (b.verified!.orderNumber) expect(list[0]!.orderNumber).toBe(b.verified!.orderNumber);
-      }
+      expectEachOrderOnce(orders, confirmedBuyers(buyers));
 
       // After the hold expiry, available + sold = stock (sold = units in placed orders), and nothing is
       // held: holds of orders never paid came back through the sweep; a hold no checkout recorded (a
@@ -253,7 +231,7 @@ async function openHolds(db: pg.Client, productId: string): Promise<string> {
 
 /** The embedded server's URL, from its postmaster.pid (line 4: the port). */
 function embeddedDatabaseUrl(): string {
-  const lines = fs.readFileSync(path.join(pgDir, 'postmaster.pid'), 'utf8').split('\n');
+  const lines = fs.readFileSync(path.join(shops.pgDir, 'postmaster.pid'), 'utf8').split('\n');
   return `postgres://postgres:postgres@127.0.0.1:${lines[3]!.trim()}/shop`;
 }
 

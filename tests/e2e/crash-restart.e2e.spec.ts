@@ -1,36 +1,21 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import {
-  clearPreviousServer,
-  isPostgresOn,
-  isProcessAlive,
-  readPostmasterPid,
-} from '../../services/shared/src/db/postgres-process.ts';
-import { freePort } from '../../services/shared/src/db/free-port.ts';
+import { describe, expect, it } from 'vitest';
+import { isPostgresOn, isProcessAlive, readPostmasterPid } from '../../services/shared/src/db/postgres-process.ts';
 import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
-import { crash, spawnShop, stop, waitHealthy, watchdogOf, type ShopProcess } from './support/shop-process.ts';
+import { crash, stop, useShopDataDir, waitHealthy, watchdogOf, type ShopProcess } from './support/shop-process.ts';
 
 // Issue 15, defects 3 (a crashed shop could not start again) and 5 (requests during start-up hung).
 // The tests run in order on one data folder.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-crash-'));
-const pgDir = path.join(dataDir, 'postgres');
+const shops = useShopDataDir('shop-crash-');
+const { pgDir } = shops;
 const shopper = { name: 'Asha', email: 'asha@example.in', phone: '+919822222222', password: 'asha-pass-1' };
-let shop: ShopProcess | undefined;
 let productCount = 0;
 
-afterAll(async () => {
-  await stop(shop);
-  // whatever a failed test left running on the data folder
-  await clearPreviousServer(pgDir).catch(() => undefined);
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
 async function startAgain(): Promise<ShopProcess> {
-  shop = spawnShop({ port: await freePort(), dataDir });
+  const shop = await shops.spawn();
   await waitHealthy(shop);
   return shop;
 }
@@ -46,8 +31,7 @@ async function expectDataKept(s: ShopProcess) {
 
 describe('a shop process that crashes or is still starting (embedded default)', () => {
   it('answers 503 Starting with Retry-After while it starts (first start: initdb, migrations, seed), then 200', async () => {
-    shop = spawnShop({ port: await freePort(), dataDir });
-    const s = shop;
+    const s = await shops.spawn();
     let starting = 0;
     let otherPath: { status: number; retryAfter: string | null; body: unknown } | undefined;
     await waitUntil(
@@ -87,12 +71,12 @@ describe('a shop process that crashes or is still starting (embedded default)', 
   });
 
   it('kill -9 of the node process: its watchdog stops the orphaned Postgres, and the shop starts again with its data', async () => {
-    const nodePid = shop!.child.pid!;
+    const nodePid = shops.shop!.child.pid!;
     const pgPid = readPostmasterPid(pgDir)!;
     expect(isPostgresOn(pgPid, pgDir)).toBe(true);
     expect(watchdogOf(nodePid)).toBeDefined();
 
-    await crash(shop!);
+    await crash(shops.shop!);
     await waitUntil(
       () => !isProcessAlive(pgPid) && !fs.existsSync(path.join(pgDir, 'postmaster.pid')),
       'the watchdog to stop the orphaned Postgres (cleanly: postmaster.pid removed)',
@@ -103,13 +87,13 @@ describe('a shop process that crashes or is still starting (embedded default)', 
   });
 
   it('kill -9 of the node process and its watchdog: the next start stops the orphaned Postgres itself', async () => {
-    const nodePid = shop!.child.pid!;
+    const nodePid = shops.shop!.child.pid!;
     const pgPid = readPostmasterPid(pgDir)!;
     const watchdog = watchdogOf(nodePid)!;
     expect(watchdog).toBeDefined();
     process.kill(watchdog, 'SIGKILL');
     await waitUntil(() => !isProcessAlive(watchdog), 'the watchdog to die');
-    await crash(shop!);
+    await crash(shops.shop!);
     // the orphan holds the data folder, as it did before the fix ("lock file postmaster.pid already exists")
     expect(isProcessAlive(pgPid) && isPostgresOn(pgPid, pgDir)).toBe(true);
 
@@ -120,10 +104,10 @@ describe('a shop process that crashes or is still starting (embedded default)', 
   });
 
   it('a postmaster.pid naming a live process that is not its server (a reused pid) does not stop a start', async () => {
-    const nodePid = shop!.child.pid!;
+    const nodePid = shops.shop!.child.pid!;
     const pgPid = readPostmasterPid(pgDir)!;
     const watchdog = watchdogOf(nodePid)!;
-    await stop(shop);
+    await stop(shops.shop);
     // a clean stop takes Postgres and the watchdog with it
     expect(isProcessAlive(pgPid)).toBe(false);
     await waitUntil(() => !isProcessAlive(watchdog), 'the watchdog to exit');

@@ -1,13 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { clearPreviousServer } from '../../services/shared/src/db/postgres-process.ts';
-import { freePort } from '../../services/shared/src/db/free-port.ts';
+import { describe, expect, it } from 'vitest';
 import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { attempt, exitOf, openSse, probeWhileStopping, type Outcome } from './support/graceful-stop.ts';
-import { spawnShop, stop, waitHealthy, type ShopProcess } from './support/shop-process.ts';
+import { useShopDataDir, waitHealthy } from './support/shop-process.ts';
 import { createProduct, saleOrder } from './support/sale.ts';
 
 /**
@@ -20,22 +15,14 @@ import { createProduct, saleOrder } from './support/sale.ts';
 const BUYERS = 60;
 const READS = 60;
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-shutdown-'));
-let shop: ShopProcess | undefined;
-
-afterAll(async () => {
-  await stop(shop);
-  await clearPreviousServer(path.join(dataDir, 'postgres')).catch(() => undefined);
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const shops = useShopDataDir('shop-shutdown-');
 
 const createOrder = (productId: string, n: number) => saleOrder(`stop_${n}`, n, productId);
 
 describe('SIGTERM to the shop (embedded default)', () => {
   it('answers every request in flight, ends the push stream cleanly, refuses new work, and exits 0', async () => {
-    shop = spawnShop({ port: await freePort(), dataDir });
-    await waitHealthy(shop);
-    const s = shop;
+    const s = await shops.spawn();
+    await waitHealthy(s);
     const api = httpClient(s.base);
     const login = await api<{ token: string }>('POST', '/api/auth/login', {
       body: { email: 'admin@shop.local', password: 'admin123' },

@@ -1,13 +1,9 @@
-import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { clearPreviousServer } from '../../services/shared/src/db/postgres-process.ts';
+import { describe, expect, it } from 'vitest';
 import { freePort } from '../../services/shared/src/db/free-port.ts';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { attempt, type Outcome } from './support/graceful-stop.ts';
-import { spawnShop, stop, type ShopProcess } from './support/shop-process.ts';
+import { useShopDataDir } from './support/shop-process.ts';
 
 /**
  * Issue 13: requests made from the first moment of start-up all get an answer within a second. The shop
@@ -17,14 +13,7 @@ import { spawnShop, stop, type ShopProcess } from './support/shop-process.ts';
  */
 const CLIENT_TIMEOUT_MS = 1000;
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-startup-'));
-let shop: ShopProcess | undefined;
-
-afterAll(async () => {
-  await stop(shop);
-  await clearPreviousServer(path.join(dataDir, 'postgres')).catch(() => undefined);
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const shops = useShopDataDir('shop-startup-');
 
 const accepts = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -44,7 +33,7 @@ interface Asked extends Outcome {
 describe('start-up of the shop on a fresh data folder (embedded default)', () => {
   it('answers every request from the moment its port accepts within a second: 503 Starting with Retry-After, then 200', async () => {
     const port = await freePort();
-    const s = (shop = spawnShop({ port, dataDir }));
+    const s = await shops.spawn({ port });
     const spawnedAt = performance.now();
     await waitUntil(
       async () => {

@@ -1,7 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { ROOT } from '../../../scripts/distributed-processes.ts';
+import { afterAll } from 'vitest';
+import { keepOutput, ROOT } from '../../../scripts/distributed-processes.ts';
+import { freePort } from '../../../services/shared/src/db/free-port.ts';
+import { clearPreviousServer } from '../../../services/shared/src/db/postgres-process.ts';
 import { waitUntil } from '@shop/test-support/wait-until';
 
 /**
@@ -41,17 +45,38 @@ export function spawnShop(opts: {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const output: string[] = [];
-  const keep = (d: Buffer) => {
-    for (const line of d.toString().split('\n').filter(Boolean)) {
-      output.push(line);
-      if (output.length > 200) output.shift();
-    }
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
+  const output = keepOutput(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return { child, output, port: opts.port, base: `http://127.0.0.1:${opts.port}`, exited };
+}
+
+/**
+ * A spec file's embedded shops, on one fresh data folder (`<prefix>*` in the system's temporary folder, its
+ * Postgres in `pgDir`): `spawn` starts one on it, on a free port unless given one. After the file's tests the
+ * shop spawned last is stopped, whatever Postgres a failed test left running on the folder is cleared, and the
+ * folder removed.
+ */
+export function useShopDataDir(prefix: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const pgDir = path.join(dataDir, 'postgres');
+  let last: ShopProcess | undefined;
+  afterAll(async () => {
+    await stop(last);
+    await clearPreviousServer(pgDir).catch(() => undefined);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  return {
+    dataDir,
+    pgDir,
+    /** The shop spawned last (undefined before the first). */
+    get shop(): ShopProcess | undefined {
+      return last;
+    },
+    async spawn(opts: { port?: number; env?: Record<string, string | undefined> } = {}): Promise<ShopProcess> {
+      last = spawnShop({ port: opts.port ?? (await freePort()), dataDir, env: opts.env });
+      return last;
+    },
+  };
 }
 
 /** Waits for /api/health to answer 200; fails at once if the process exits. */
