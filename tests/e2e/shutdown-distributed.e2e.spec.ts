@@ -53,6 +53,27 @@ async function terminateDuring(proc: Proc, probeUrl: string, makeBurst: () => Ar
   return { outcomes, code, ms, seen: await probes, signalledAt };
 }
 
+/**
+ * A clean stop of `service`: every request of the burst answered (its own answer or 503 "Shutting down"), some
+ * still answered 200 after the signal, the probes answered 503 "Shutting down" by this service or refused, exit
+ * 0, and nothing cut at the shutdown bound.
+ */
+function expectStoppedCleanly(service: string, stopped: Awaited<ReturnType<typeof terminateDuring>>, proc: Proc) {
+  const { outcomes, seen } = stopped;
+  console.log(
+    `[shutdown ${service}] ${outcomes.filter((o) => o.status === 200).length} x 200, ` +
+      `${outcomes.filter((o) => o.status === 503).length} x 503; exit ${stopped.code} after ${stopped.ms} ms; ` +
+      `probes ${seen.shuttingDown.length} x 503, ${seen.refused} refused, ${seen.resetAtClose} reset at close`,
+  );
+  expectAnswered(outcomes, [200]);
+  expect(outcomes.filter((o) => o.status === 200 && o.at > stopped.signalledAt).length).toBeGreaterThan(0);
+  expect(seen.other, JSON.stringify(seen.other)).toEqual([]);
+  for (const o of seen.shuttingDown)
+    expect(o.body).toEqual({ status: 'shutting down', service, message: 'Shutting down' });
+  expect(stopped.code).toBe(0);
+  expect(proc.output.join('\n')).not.toContain('requests still in flight at the shutdown bound');
+}
+
 function expectAnswered(outcomes: Outcome[], ok: number[]) {
   for (const o of outcomes) {
     if (o.status === 503) {
@@ -105,21 +126,9 @@ describe('SIGTERM in distributed mode', () => {
         }),
       );
     const order = await terminateDuring(shop.proc('order'), `http://127.0.0.1:${orderPort}/api/health`, reads);
-    const firstEnd = await first.finished;
-    console.log(
-      `[shutdown order] ${order.outcomes.filter((o) => o.status === 200).length} x 200, ` +
-        `${order.outcomes.filter((o) => o.status === 503).length} x 503; exit ${order.code} after ${order.ms} ms; ` +
-        `probes ${order.seen.shuttingDown.length} x 503, ${order.seen.refused} refused, ${order.seen.resetAtClose} reset at close`,
-    );
-    expectAnswered(order.outcomes, [200]);
-    expect(order.outcomes.filter((o) => o.status === 200 && o.at > order.signalledAt).length).toBeGreaterThan(0);
-    expect(firstEnd).toBe('ended');
+    expect(await first.finished).toBe('ended');
     expect(first.events.at(-1)).toBe('closing');
-    expect(order.seen.other, JSON.stringify(order.seen.other)).toEqual([]);
-    for (const o of order.seen.shuttingDown)
-      expect(o.body).toEqual({ status: 'shutting down', service: 'order', message: 'Shutting down' });
-    expect(order.code).toBe(0);
-    expect(shop.proc('order').output.join('\n')).not.toContain('requests still in flight at the shutdown bound');
+    expectStoppedCleanly('order', order, shop.proc('order'));
 
     // 2. The gateway, with the order service back, a stream open through it and a burst of catalogue reads.
     await shop.restart('order');
@@ -135,19 +144,7 @@ describe('SIGTERM in distributed mode', () => {
         n % 2 ? attempt(`${base}/api/products/${productId}`) : attempt(`${base}/api/products`),
       );
     const gateway = await terminateDuring(shop.proc('gateway'), `${base}/api/health`, burst);
-    const secondEnd = await second.finished;
-    console.log(
-      `[shutdown gateway] ${gateway.outcomes.filter((o) => o.status === 200).length} x 200, ` +
-        `${gateway.outcomes.filter((o) => o.status === 503).length} x 503; exit ${gateway.code} after ${gateway.ms} ms; ` +
-        `probes ${gateway.seen.shuttingDown.length} x 503, ${gateway.seen.refused} refused, ${gateway.seen.resetAtClose} reset at close`,
-    );
-    expectAnswered(gateway.outcomes, [200]);
-    expect(gateway.outcomes.filter((o) => o.status === 200 && o.at > gateway.signalledAt).length).toBeGreaterThan(0);
-    expect(secondEnd).toBe('ended');
-    expect(gateway.seen.other, JSON.stringify(gateway.seen.other)).toEqual([]);
-    for (const o of gateway.seen.shuttingDown)
-      expect(o.body).toEqual({ status: 'shutting down', service: 'gateway', message: 'Shutting down' });
-    expect(gateway.code).toBe(0);
-    expect(shop.proc('gateway').output.join('\n')).not.toContain('requests still in flight at the shutdown bound');
+    expect(await second.finished).toBe('ended');
+    expectStoppedCleanly('gateway', gateway, shop.proc('gateway'));
   });
 });
