@@ -12,8 +12,6 @@
  * correlation id and data. Database: DATABASE_URL, else DATA_DIR's embedded Postgres (the running shop's
  * server if there is one, else started here). Exit 0 found, 1 not found or a replay failed, 2 usage.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   formatHistory,
   orderHistory,
@@ -24,6 +22,7 @@ import {
 } from '../services/shared/src/audit/event-history.ts';
 import { formatParked, listAllParked, replayParked } from '../services/shared/src/audit/parked-audit.ts';
 import { createPool } from '../services/shared/src/db/pool.ts';
+import { runCli } from './lib/run-cli.ts';
 import { openShopDatabase, openShopTools, SERVICE_SCHEMAS } from './lib/shop-tools.ts';
 
 const USAGE = `usage: npm run audit -- order <orderNumber> | payment <providerOrderId> | product <id> | user <email> | parked [--replay <schema:id ...|all>] [--include-replayed]  [--json]`;
@@ -102,12 +101,4 @@ async function withPool(work: (pool: import('pg').Pool) => Promise<number>): Pro
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  audit(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      console.error(err instanceof Error ? err.message : err);
-      process.exit(2);
-    },
-  );
-}
+runCli(import.meta.url, audit, 2);

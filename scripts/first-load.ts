@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync, constants } from 'node:zlib';
+import { isMain } from './lib/run-cli.ts';
 
 export const BUDGET_BYTES = 150 * 1024;
 export const GZIP_LEVEL = constants.Z_BEST_COMPRESSION; // 9
@@ -73,6 +74,4 @@ function main(): number {
   return over ? 1 : 0;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  process.exitCode = main();
-}
+if (isMain(import.meta.url)) process.exitCode = main();

