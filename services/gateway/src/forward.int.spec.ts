@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_ROUTES } from '@shop/shared/runtime/service';
 import { createLogger } from '@shop/shared/observability/logger';
 import { Metrics } from '@shop/shared/observability/metrics';
-import { listen } from '@shop/shared/runtime/host';
 import { freePort } from '@shop/shared/db/free-port';
+import { closeServer, loopbackServers } from '@shop/test-support/loopback-servers';
 import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { createProxyGateway } from './proxy.ts';
@@ -25,16 +25,12 @@ let echoPort: number;
 let gateway: Server;
 let base: string;
 let closedPort: number;
-const servers: Server[] = [];
+const servers = loopbackServers();
 
 /** What the echo service saw of the last request and upgrade. */
 const seen: { headers?: IncomingHttpHeaders; url?: string } = {};
 
-const serve = async (app: Parameters<typeof listen>[0]) => {
-  const { server, port } = await listen(app, 0, '127.0.0.1');
-  servers.push(server);
-  return { server, url: `http://127.0.0.1:${port}` };
-};
+const serve = servers.serve;
 
 beforeAll(async () => {
   shop = await startTestShop();
@@ -72,10 +68,8 @@ beforeAll(async () => {
   base = listening.url;
 });
 afterAll(async () => {
-  for (const s of [...servers, echo]) {
-    s?.closeAllConnections();
-    await new Promise((r) => s?.close(r));
-  }
+  await servers.closeAll();
+  if (echo) await closeServer(echo);
   await shop?.stop();
 });
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,10 +9,11 @@ import { loadConfig } from '@shop/shared/config/config';
 import { createLogger } from '@shop/shared/observability/logger';
 import { Metrics } from '@shop/shared/observability/metrics';
 import { freePort } from '@shop/shared/db/free-port';
-import { buildServiceApp, listen, startModules } from '@shop/shared/runtime/host';
+import { buildServiceApp, startModules } from '@shop/shared/runtime/host';
 import { createInfrastructure, type Infrastructure } from '@shop/shared/runtime/infrastructure';
 import { startProcess, type Proc } from '../../../scripts/distributed-processes.ts';
 import { httpClient } from '@shop/test-support/http';
+import { loopbackServers } from '@shop/test-support/loopback-servers';
 import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import { waitUntil } from '@shop/test-support/wait-until';
@@ -22,7 +22,7 @@ import { createProxyGateway } from './proxy.ts';
 /** Issue 15, defect 7: production safety. */
 
 const METRICS_TOKEN = 'prometheus-scrape-token-0123456789';
-const servers: Server[] = [];
+const servers = loopbackServers();
 const procs: Proc[] = [];
 let shop: TestShop;
 let admin: string;
@@ -34,11 +34,7 @@ let catalogProcess: { url: string; infra: Infrastructure; stop(): Promise<void> 
 /** The distributed gateway in front of the shop (as accounts) and the catalog process. */
 let gatewayUrl: string;
 
-const serve = async (app: Parameters<typeof listen>[0]) => {
-  const { server, port } = await listen(app, 0, '127.0.0.1');
-  servers.push(server);
-  return `http://127.0.0.1:${port}`;
-};
+const serve = async (app: Parameters<typeof servers.serve>[0]) => (await servers.serve(app)).url;
 
 beforeAll(async () => {
   shop = await startTestShop({ env: { METRICS_TOKEN } });
@@ -87,10 +83,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGKILL');
-  for (const s of servers) {
-    s.closeAllConnections();
-    await new Promise((r) => s.close(r));
-  }
+  await servers.closeAll();
   await catalogProcess?.stop();
   await shop?.stop();
 });

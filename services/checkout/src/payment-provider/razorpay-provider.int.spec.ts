@@ -1,8 +1,8 @@
-import type { Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnavailableError, ValidationError } from '@shop/shared/errors/errors';
 import { listen } from '@shop/shared/runtime/host';
+import { loopbackServers } from '@shop/test-support/loopback-servers';
 import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { waitUntil } from '@shop/test-support/wait-until';
 import {
@@ -31,7 +31,7 @@ interface Delivery {
   answered: number;
 }
 
-const servers: Server[] = [];
+const servers = loopbackServers();
 let db: TestDatabase;
 let sandbox: RazorpaySandbox;
 let sandboxUrl: string;
@@ -40,11 +40,7 @@ const deliveries: Delivery[] = [];
 /** Orders whose first webhook delivery the receiver answers with a 503, to see the sandbox retry. */
 const refuseFirstDeliveryFor = new Set<string>();
 
-async function serve(app: express.Express): Promise<string> {
-  const { server, port } = await listen(app, 0, '127.0.0.1');
-  servers.push(server);
-  return `http://127.0.0.1:${port}`;
-}
+const serve = async (app: express.Express) => (await servers.serve(app)).url;
 
 const orderIdOf = (b: RazorpayWebhookBody) => b.payload.payment.entity.order_id;
 const deliveriesFor = (orderId: string, event?: string) =>
@@ -85,10 +81,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sandbox?.close();
-  for (const s of servers) {
-    s.closeAllConnections();
-    await new Promise((r) => s.close(r));
-  }
+  await servers.closeAll();
   await db?.drop();
 });
 

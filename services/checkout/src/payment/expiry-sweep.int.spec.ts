@@ -10,6 +10,7 @@ import { createCatalogService } from '@shop/catalog';
 import { loadConfig } from '@shop/shared/config/config';
 import { listen, startModules } from '@shop/shared/runtime/host';
 import { createInfrastructure, type Infrastructure } from '@shop/shared/runtime/infrastructure';
+import { closeServer } from '@shop/test-support/loopback-servers';
 import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { createProductAndWait } from '../../../catalog/src/testing/catalog-test-host.ts';
@@ -106,8 +107,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopModules?.();
   await sandbox?.close();
-  server?.closeAllConnections();
-  await new Promise((r) => server?.close(r));
+  if (server) await closeServer(server);
   await infra?.close();
   await db?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });

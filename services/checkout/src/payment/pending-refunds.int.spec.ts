@@ -1,10 +1,10 @@
-import type { Server } from 'node:http';
 import express from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentStreamId, type PaymentEvent } from '@shop/shared/contracts/payment-events';
 import { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import { listen } from '@shop/shared/runtime/host';
+import { loopbackServers } from '@shop/test-support/loopback-servers';
 import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import {
   createRazorpayProvider,
@@ -22,7 +22,7 @@ import { PendingRefunds, refundingConsumer, refundReceipt } from './refunds.ts';
 
 const keyId = 'rzp_test_refunds01';
 const keySecret = 'refunds-key-secret';
-const servers: Server[] = [];
+const servers = loopbackServers();
 let db: TestDatabase;
 let sandbox: RazorpaySandbox;
 let sandboxUrl: string;
@@ -35,19 +35,14 @@ beforeAll(async () => {
   sandbox = createRazorpaySandbox({ keyId, keySecret, pool: db.pool, basePath: '/razorpay-sandbox' });
   const app = express();
   app.use('/razorpay-sandbox', sandbox.router);
-  const { server, port } = await listen(app, 0, '127.0.0.1');
-  servers.push(server);
-  sandboxUrl = `http://127.0.0.1:${port}/razorpay-sandbox`;
+  sandboxUrl = `${(await servers.serve(app)).url}/razorpay-sandbox`;
   provider = createRazorpayProvider({ keyId, keySecret, apiUrl: sandboxUrl });
   store = new PostgresEventStore(db.pool, 'checkout');
 });
 
 afterAll(async () => {
   await sandbox?.close();
-  for (const s of servers) {
-    s.closeAllConnections();
-    await new Promise((r) => s.close(r));
-  }
+  await servers.closeAll();
   await db?.drop();
 });
 
