@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import styles from './confirm-dialog.module.css';
 
 type ConfirmDialogProps = {
@@ -70,4 +70,35 @@ export function ConfirmDialog({
       </div>
     </div>
   );
+}
+
+type Question = Pick<ConfirmDialogProps, 'message' | 'confirmLabel'>;
+
+/**
+ * Asking before an action on one item (a delete): `ask(item)` opens the dialog that `dialog` renders (null while
+ * closed); confirming runs `action(item)`, which says itself how it went, and the dialog closes when it is done.
+ */
+export function useConfirmation<T>(action: (item: T) => Promise<void>, question: (item: T) => Question) {
+  const [asked, setAsked] = useState<{ item: T } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function confirm(item: T) {
+    setBusy(true);
+    try {
+      await action(item);
+    } finally {
+      setBusy(false);
+      setAsked(null);
+    }
+  }
+
+  const dialog = asked ? (
+    <ConfirmDialog
+      {...question(asked.item)}
+      busy={busy}
+      onConfirm={() => void confirm(asked.item)}
+      onCancel={() => setAsked(null)}
+    />
+  ) : null;
+  return { ask: (item: T) => setAsked({ item }), dialog };
 }

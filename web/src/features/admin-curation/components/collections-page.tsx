@@ -1,9 +1,10 @@
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useAppDispatch } from '@/app/hooks';
-import { TextField } from '@/components/form/text-field';
+import { SelectField, TextAreaField, TextField } from '@/components/form/text-field';
+import { PageHeader } from '@/components/layout/page-header';
 import { notificationShown } from '@/components/notifications/notifications-slice';
-import { PageTitle } from '@/components/seo/page-title';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { useConfirmation } from '@/components/ui/confirm-dialog';
+import { LoadedList } from '@/components/ui/loaded-list';
 import { ProductImage } from '@/components/ui/product-image';
 import { errorMessage } from '@/lib/api-client';
 import {
@@ -65,33 +66,21 @@ function CreateCollectionForm() {
       <h2>Create Collection</h2>
       <div className={styles.grid}>
         <TextField label="Collection Name" value={name} onChange={(event) => setName(event.target.value)} />
-        <div className="field">
-          <label className="field-label" htmlFor="collection-image">
-            Collection Image
-          </label>
-          <input
-            ref={fileRef}
-            id="collection-image"
-            className="input"
-            type="file"
-            accept="image/*"
-            onChange={onImage}
-            aria-invalid={imageError ? true : undefined}
-          />
-          {imageError ? <p className="field-error">{imageError}</p> : null}
-        </div>
-        <div className={`field ${styles.wide}`}>
-          <label className="field-label" htmlFor="collection-description">
-            Description
-          </label>
-          <textarea
-            id="collection-description"
-            className="input"
-            rows={2}
-            value={description}
-            onChange={(event) => setDescription(event.target.value)}
-          />
-        </div>
+        <TextField
+          ref={fileRef}
+          label="Collection Image"
+          type="file"
+          accept="image/*"
+          onChange={onImage}
+          error={imageError}
+        />
+        <TextAreaField
+          label="Description"
+          className={styles.wide}
+          rows={2}
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+        />
       </div>
       <div className={styles.actions}>
         <button type="submit" className="btn btn-primary" disabled={isLoading}>
@@ -182,38 +171,21 @@ function CollectionCard({ collection, products, onDelete }: CollectionCardProps)
           <p className={styles.meta}>No products in this collection yet.</p>
         )}
         <div className={styles.grid}>
-          <div className="field">
-            <label className="field-label" htmlFor={`${headingId}-add`}>
-              Add product
-            </label>
-            <select
-              id={`${headingId}-add`}
-              className="input"
-              value=""
-              disabled={busy}
-              onChange={(event) => void onAdd(event)}
-            >
-              <option value="">Add product...</option>
-              {addable.map((product) => (
-                <option key={product.id} value={product.id}>
-                  {product.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label className="field-label" htmlFor={`${headingId}-image`}>
-              Update image
-            </label>
-            <input
-              id={`${headingId}-image`}
-              className="input"
-              type="file"
-              accept="image/*"
-              disabled={busy}
-              onChange={(event) => void onImage(event)}
-            />
-          </div>
+          <SelectField label="Add product" value="" disabled={busy} onChange={(event) => void onAdd(event)}>
+            <option value="">Add product...</option>
+            {addable.map((product) => (
+              <option key={product.id} value={product.id}>
+                {product.name}
+              </option>
+            ))}
+          </SelectField>
+          <TextField
+            label="Update image"
+            type="file"
+            accept="image/*"
+            disabled={busy}
+            onChange={(event) => void onImage(event)}
+          />
         </div>
         <div className={styles.actions}>
           <button
@@ -234,55 +206,44 @@ export function CollectionsPage() {
   const dispatch = useAppDispatch();
   const collections = useGetAdminCollectionsQuery();
   const products = useGetCurationProductsQuery();
-  const [deleteCollection, deletion] = useDeleteCollectionMutation();
-  const [toDelete, setToDelete] = useState<Collection | null>(null);
+  const [deleteCollection] = useDeleteCollectionMutation();
   const productChoices = (products.data ?? []).map((product) => ({ id: String(product.id), name: product.name }));
+  const deletion = useConfirmation(
+    async (collection: Collection) => {
+      try {
+        await deleteCollection(collection.id).unwrap();
+        dispatch(notificationShown({ type: 'success', message: 'Collection deleted' }));
+      } catch (error) {
+        dispatch(notificationShown({ type: 'error', message: errorMessage(error, 'Failed to delete collection') }));
+      }
+    },
+    () => ({ message: 'Delete this collection?' }),
+  );
 
-  async function confirmDelete() {
-    if (!toDelete) return;
-    try {
-      await deleteCollection(toDelete.id).unwrap();
-      dispatch(notificationShown({ type: 'success', message: 'Collection deleted' }));
-    } catch (error) {
-      dispatch(notificationShown({ type: 'error', message: errorMessage(error, 'Failed to delete collection') }));
-    }
-    setToDelete(null);
-  }
-
-  const list = collections.data ?? [];
   return (
     <section className="container page">
-      <PageTitle title="Collections" />
-      <h1 className="page-title">Collections</h1>
+      <PageHeader title="Collections" />
       <CreateCollectionForm />
-      {collections.isLoading ? (
-        <p className="empty-state">Loading...</p>
-      ) : collections.isError ? (
-        <p className="empty-state" role="alert">
-          Failed to load collections
-        </p>
-      ) : list.length === 0 ? (
-        <p className="empty-state">No collections</p>
-      ) : (
-        <ul className={styles.list} aria-label="Collections">
-          {list.map((collection) => (
-            <CollectionCard
-              key={collection.id}
-              collection={collection}
-              products={productChoices}
-              onDelete={setToDelete}
-            />
-          ))}
-        </ul>
-      )}
-      {toDelete ? (
-        <ConfirmDialog
-          message="Delete this collection?"
-          busy={deletion.isLoading}
-          onConfirm={() => void confirmDelete()}
-          onCancel={() => setToDelete(null)}
-        />
-      ) : null}
+      <LoadedList
+        query={collections}
+        loading={<p className="empty-state">Loading...</p>}
+        error="Failed to load collections"
+        empty="No collections"
+      >
+        {(list) => (
+          <ul className={styles.list} aria-label="Collections">
+            {list.map((collection) => (
+              <CollectionCard
+                key={collection.id}
+                collection={collection}
+                products={productChoices}
+                onDelete={deletion.ask}
+              />
+            ))}
+          </ul>
+        )}
+      </LoadedList>
+      {deletion.dialog}
     </section>
   );
 }

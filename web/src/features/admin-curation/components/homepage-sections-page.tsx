@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '@/app/hooks';
-import { TextField } from '@/components/form/text-field';
+import { SelectField, TextField } from '@/components/form/text-field';
+import { PageHeader } from '@/components/layout/page-header';
 import { notificationShown } from '@/components/notifications/notifications-slice';
-import { PageTitle } from '@/components/seo/page-title';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { useConfirmation } from '@/components/ui/confirm-dialog';
 import {
   contentTypes,
   textSizes,
@@ -109,61 +109,43 @@ function SectionForm({ editing, initial, items, onDone }: SectionFormProps) {
       <h2>{editing ? 'Edit Section' : 'Create Section'}</h2>
       <div className={styles.grid}>
         <TextField label="Section Name" value={values.name} onChange={(event) => set('name', event.target.value)} />
-        <div className="field">
-          <label className="field-label" htmlFor="section-content-type">
-            Content Type
-          </label>
-          <select
-            id="section-content-type"
-            className="input"
-            value={values.contentType}
-            onChange={(event) => {
-              setValues((current) => withContentType(current, event.target.value as ContentType));
-              setFormError(null);
-            }}
-          >
-            {contentTypes.map((type) => (
-              <option key={type} value={type}>
-                {contentTypeLabels[type]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor="section-text-style">
-            Text Style
-          </label>
-          <select
-            id="section-text-style"
-            className="input"
-            value={values.textStyle}
-            onChange={(event) => set('textStyle', event.target.value)}
-          >
-            {textStyles.map((style) => (
-              <option key={style} value={style}>
-                {textStyleLabel(style)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label="Content Type"
+          value={values.contentType}
+          onChange={(event) => {
+            setValues((current) => withContentType(current, event.target.value as ContentType));
+            setFormError(null);
+          }}
+        >
+          {contentTypes.map((type) => (
+            <option key={type} value={type}>
+              {contentTypeLabels[type]}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Text Style"
+          value={values.textStyle}
+          onChange={(event) => set('textStyle', event.target.value)}
+        >
+          {textStyles.map((style) => (
+            <option key={style} value={style}>
+              {textStyleLabel(style)}
+            </option>
+          ))}
+        </SelectField>
         <ColourField label="Text Colour" value={values.textColor} onChange={(value) => set('textColor', value)} />
-        <div className="field">
-          <label className="field-label" htmlFor="section-text-size">
-            Text Size
-          </label>
-          <select
-            id="section-text-size"
-            className="input"
-            value={values.textSize}
-            onChange={(event) => set('textSize', event.target.value as TextSize)}
-          >
-            {textSizes.map((size) => (
-              <option key={size} value={size}>
-                {textSizeLabel(size)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label="Text Size"
+          value={values.textSize}
+          onChange={(event) => set('textSize', event.target.value as TextSize)}
+        >
+          {textSizes.map((size) => (
+            <option key={size} value={size}>
+              {textSizeLabel(size)}
+            </option>
+          ))}
+        </SelectField>
         <ColourField
           label="Background Colour"
           value={values.backgroundColor}
@@ -236,11 +218,10 @@ export function HomepageSectionsPage() {
   const sections = useGetAdminHomeSectionsQuery();
   const products = useGetCurationProductsQuery();
   const collections = useGetAdminCollectionsQuery();
-  const [deleteSection, deletion] = useDeleteHomeSectionMutation();
+  const [deleteSection] = useDeleteHomeSectionMutation();
   const [form, setForm] = useState<{ editing: HomeSection | null; initial: SectionFormValues; key: number } | null>(
     null,
   );
-  const [toDelete, setToDelete] = useState<HomeSection | null>(null);
   const list = sections.data ?? [];
   const items: Record<ContentType, { id: string; name: string }[]> = {
     products: (products.data ?? []).map((product) => ({ id: String(product.id), name: product.name })),
@@ -248,33 +229,35 @@ export function HomepageSectionsPage() {
   };
   const loadFailed = sections.isError || products.isError || collections.isError;
 
-  async function confirmDelete() {
-    if (!toDelete) return;
-    try {
-      await deleteSection(toDelete.id).unwrap();
-      dispatch(notificationShown({ type: 'success', message: 'Section deleted' }));
-      if (form?.editing?.id === toDelete.id) setForm(null);
-    } catch {
-      dispatch(notificationShown({ type: 'error', message: 'Failed to delete section' }));
-    }
-    setToDelete(null);
-  }
+  const deletion = useConfirmation(
+    async (section: HomeSection) => {
+      try {
+        await deleteSection(section.id).unwrap();
+        dispatch(notificationShown({ type: 'success', message: 'Section deleted' }));
+        if (form?.editing?.id === section.id) setForm(null);
+      } catch {
+        dispatch(notificationShown({ type: 'error', message: 'Failed to delete section' }));
+      }
+    },
+    () => ({ message: 'Delete this section?' }),
+  );
 
   return (
     <section className="container page">
-      <PageTitle title="Homepage Sections" />
-      <div className={styles.header}>
-        <h1 className="page-title">Homepage Sections</h1>
-        {form ? null : (
-          <button
-            type="button"
-            className="btn btn-primary"
-            onClick={() => setForm({ editing: null, initial: emptySectionForm(list.length), key: Date.now() })}
-          >
-            + Create Section
-          </button>
-        )}
-      </div>
+      <PageHeader
+        title="Homepage Sections"
+        actions={
+          form ? null : (
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => setForm({ editing: null, initial: emptySectionForm(list.length), key: Date.now() })}
+            >
+              + Create Section
+            </button>
+          )
+        }
+      />
       {loadFailed ? (
         <p className={styles.inlineError} role="alert">
           Failed to load data
@@ -320,7 +303,7 @@ export function HomepageSectionsPage() {
                   <button
                     type="button"
                     className={`btn btn-outline btn-sm ${styles.danger}`}
-                    onClick={() => setToDelete(section)}
+                    onClick={() => deletion.ask(section)}
                   >
                     Delete
                   </button>
@@ -340,14 +323,7 @@ export function HomepageSectionsPage() {
           ))}
         </ul>
       )}
-      {toDelete ? (
-        <ConfirmDialog
-          message="Delete this section?"
-          busy={deletion.isLoading}
-          onConfirm={() => void confirmDelete()}
-          onCancel={() => setToDelete(null)}
-        />
-      ) : null}
+      {deletion.dialog}
     </section>
   );
 }

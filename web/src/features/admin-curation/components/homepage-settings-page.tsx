@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '@/app/hooks';
 import { TextField } from '@/components/form/text-field';
+import { HeaderRow, PageHeader } from '@/components/layout/page-header';
 import { notificationShown } from '@/components/notifications/notifications-slice';
-import { PageTitle } from '@/components/seo/page-title';
 import { ProductImage } from '@/components/ui/product-image';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
@@ -119,12 +119,12 @@ function CarouselForm({ config }: { config: HomepageConfig }) {
 
   return (
     <form onSubmit={(event) => void onSubmit(event)}>
-      <div className={styles.header}>
+      <HeaderRow>
         <h2>Carousel Slides</h2>
         <button type="button" className="btn btn-outline" onClick={() => setSlides((s) => [...s, emptySlide()])}>
           Add Slide
         </button>
-      </div>
+      </HeaderRow>
       {slides.length === 0 ? <p className="empty-state">No slides yet</p> : null}
       {slides.map((slide, index) => (
         <SlideFields
@@ -154,8 +154,7 @@ export function HomepageSettingsPage() {
   const homepage = useGetAdminHomepageQuery();
   return (
     <section className="container page">
-      <PageTitle title="Homepage Settings" />
-      <h1 className="page-title">Homepage Settings</h1>
+      <PageHeader title="Homepage Settings" />
       {homepage.isLoading ? (
         <Spinner />
       ) : (

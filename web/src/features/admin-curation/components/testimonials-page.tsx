@@ -1,7 +1,7 @@
 import { useAppDispatch } from '@/app/hooks';
 import { notificationShown } from '@/components/notifications/notifications-slice';
-import { PageTitle } from '@/components/seo/page-title';
-import { Spinner } from '@/components/ui/spinner';
+import { PageHeader } from '@/components/layout/page-header';
+import { LoadedList } from '@/components/ui/loaded-list';
 import {
   useDeleteTestimonialMutation,
   useGetAdminTestimonialsQuery,
@@ -53,69 +53,61 @@ export function TestimonialsPage() {
     }
   }
 
-  const list = testimonials.data ?? [];
   return (
     <section className="container page">
-      <PageTitle title="Testimonials" />
-      <h1 className="page-title">Testimonials</h1>
-      {testimonials.isLoading ? (
-        <Spinner />
-      ) : testimonials.isError ? (
-        <p className="empty-state" role="alert">
-          Failed to load testimonials
-        </p>
-      ) : list.length === 0 ? (
-        <p className="empty-state">No testimonials yet.</p>
-      ) : (
-        <ul className={styles.list} aria-label="Testimonials">
-          {list.map((testimonial) => (
-            <li key={testimonial.id} className={styles.card}>
-              <div className={`${styles.row} ${styles.between}`}>
-                <Stars rating={testimonial.rating} />
-                <span className={`${styles.status} ${styles[testimonial.status] ?? ''}`}>{testimonial.status}</span>
-              </div>
-              <p className={styles.text}>“{testimonial.text}”</p>
-              <p className={styles.meta}>
-                {testimonial.User.name || 'Anonymous'}
-                {testimonial.User.email ? ` · ${testimonial.User.email}` : ''}
-                {testimonial.createdAt
-                  ? ` · ${new Date(testimonial.createdAt).toLocaleDateString('en-IN', { timeZone: 'Asia/Kolkata' })}`
-                  : ''}
-              </p>
-              <div className={styles.actions}>
-                {testimonial.status === 'approved' ? null : (
+      <PageHeader title="Testimonials" />
+      <LoadedList query={testimonials} error="Failed to load testimonials" empty="No testimonials yet.">
+        {(list) => (
+          <ul className={styles.list} aria-label="Testimonials">
+            {list.map((testimonial) => (
+              <li key={testimonial.id} className={styles.card}>
+                <div className={`${styles.row} ${styles.between}`}>
+                  <Stars rating={testimonial.rating} />
+                  <span className={`${styles.status} ${styles[testimonial.status] ?? ''}`}>{testimonial.status}</span>
+                </div>
+                <p className={styles.text}>“{testimonial.text}”</p>
+                <p className={styles.meta}>
+                  {testimonial.User.name || 'Anonymous'}
+                  {testimonial.User.email ? ` · ${testimonial.User.email}` : ''}
+                  {testimonial.createdAt
+                    ? ` · ${new Date(testimonial.createdAt).toLocaleDateString('en-IN', { timeZone: 'Asia/Kolkata' })}`
+                    : ''}
+                </p>
+                <div className={styles.actions}>
+                  {testimonial.status === 'approved' ? null : (
+                    <button
+                      type="button"
+                      className="btn btn-primary btn-sm"
+                      disabled={busy}
+                      onClick={() => void moderate(testimonial, 'approved')}
+                    >
+                      Approve
+                    </button>
+                  )}
+                  {testimonial.status === 'rejected' ? null : (
+                    <button
+                      type="button"
+                      className="btn btn-outline btn-sm"
+                      disabled={busy}
+                      onClick={() => void moderate(testimonial, 'rejected')}
+                    >
+                      Reject
+                    </button>
+                  )}
                   <button
                     type="button"
-                    className="btn btn-primary btn-sm"
+                    className={`btn btn-outline btn-sm ${styles.danger}`}
                     disabled={busy}
-                    onClick={() => void moderate(testimonial, 'approved')}
+                    onClick={() => void remove(testimonial)}
                   >
-                    Approve
+                    Delete
                   </button>
-                )}
-                {testimonial.status === 'rejected' ? null : (
-                  <button
-                    type="button"
-                    className="btn btn-outline btn-sm"
-                    disabled={busy}
-                    onClick={() => void moderate(testimonial, 'rejected')}
-                  >
-                    Reject
-                  </button>
-                )}
-                <button
-                  type="button"
-                  className={`btn btn-outline btn-sm ${styles.danger}`}
-                  disabled={busy}
-                  onClick={() => void remove(testimonial)}
-                >
-                  Delete
-                </button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </LoadedList>
     </section>
   );
 }

@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '@/app/hooks';
-import { TextField } from '@/components/form/text-field';
+import { SelectField, TextAreaField, TextField } from '@/components/form/text-field';
+import { PageHeader } from '@/components/layout/page-header';
 import { notificationShown } from '@/components/notifications/notifications-slice';
-import { PageTitle } from '@/components/seo/page-title';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Spinner } from '@/components/ui/spinner';
+import { useConfirmation } from '@/components/ui/confirm-dialog';
+import { DataTable, type Column } from '@/components/ui/data-table';
+import { LoadedList } from '@/components/ui/loaded-list';
 import { errorMessage } from '@/lib/api-client';
 import { formatRupees } from '@/lib/money';
 import {
@@ -53,12 +54,11 @@ export function CouponsPage() {
   const coupons = useGetAdminCouponsQuery();
   const [createCoupon, creating] = useCreateCouponMutation();
   const [updateCoupon, updating] = useUpdateCouponMutation();
-  const [deleteCoupon, deleting] = useDeleteCouponMutation();
+  const [deleteCoupon] = useDeleteCouponMutation();
   const [formOpen, setFormOpen] = useState(false);
   const [editing, setEditing] = useState<Coupon | null>(null);
   const [values, setValues] = useState<CouponFormValues>(emptyCouponForm);
   const [fieldError, setFieldError] = useState<{ field: keyof CouponFormValues; message: string } | null>(null);
-  const [toDelete, setToDelete] = useState<Coupon | null>(null);
   const saving = creating.isLoading || updating.isLoading;
 
   const set = <K extends keyof CouponFormValues>(key: K, value: CouponFormValues[K]) => {
@@ -111,32 +111,70 @@ export function CouponsPage() {
     }
   }
 
-  async function confirmDelete() {
-    if (!toDelete) return;
-    try {
-      await deleteCoupon(toDelete.id).unwrap();
-      dispatch(notificationShown({ type: 'success', message: 'Coupon deleted successfully' }));
-      if (editing?.id === toDelete.id) closeForm();
-    } catch {
-      dispatch(notificationShown({ type: 'error', message: 'Failed to delete coupon' }));
-    }
-    setToDelete(null);
-  }
+  const deletion = useConfirmation(
+    async (coupon: Coupon) => {
+      try {
+        await deleteCoupon(coupon.id).unwrap();
+        dispatch(notificationShown({ type: 'success', message: 'Coupon deleted successfully' }));
+        if (editing?.id === coupon.id) closeForm();
+      } catch {
+        dispatch(notificationShown({ type: 'error', message: 'Failed to delete coupon' }));
+      }
+    },
+    () => ({ message: 'Are you sure you want to delete this coupon?' }),
+  );
 
-  const list = coupons.data ?? [];
   const now = new Date();
+  const columns: Column<Coupon>[] = [
+    { label: 'Code', cell: (coupon) => <span className={styles.code}>{coupon.code}</span> },
+    { label: 'Discount', cell: discountText },
+    { label: 'Min Order', cell: (coupon) => formatRupees(coupon.minOrderAmount) },
+    { label: 'Usage', cell: (coupon) => couponUsage(coupon.usedCount, coupon.usageLimit) },
+    { label: 'Valid Period', cell: validPeriod },
+    {
+      label: 'Status',
+      cell: (coupon) => {
+        const status = couponStatus(coupon, now);
+        return <span className={`${styles.status} ${statusClass[status] ?? ''}`}>{status}</span>;
+      },
+    },
+    {
+      label: 'Actions',
+      cell: (coupon) => (
+        <span className={styles.actions}>
+          <button
+            type="button"
+            className="btn btn-outline btn-sm"
+            onClick={() => openEdit(coupon)}
+            aria-label={`Edit ${coupon.code}`}
+          >
+            Edit
+          </button>
+          <button
+            type="button"
+            className="btn btn-outline btn-sm"
+            onClick={() => deletion.ask(coupon)}
+            aria-label={`Delete ${coupon.code}`}
+          >
+            Delete
+          </button>
+        </span>
+      ),
+    },
+  ];
 
   return (
     <section className="container page">
-      <PageTitle title="Coupon Management" />
-      <div className={styles.header}>
-        <h1 className="page-title">Coupon Management</h1>
-        {formOpen ? null : (
-          <button type="button" className="btn btn-primary" onClick={openCreate}>
-            + Create Coupon
-          </button>
-        )}
-      </div>
+      <PageHeader
+        title="Coupon Management"
+        actions={
+          formOpen ? null : (
+            <button type="button" className="btn btn-primary" onClick={openCreate}>
+              + Create Coupon
+            </button>
+          )
+        }
+      />
 
       {formOpen ? (
         <form className={styles.card} onSubmit={(event) => void onSubmit(event)} noValidate>
@@ -150,21 +188,15 @@ export function CouponsPage() {
               error={errorFor('code')}
               autoComplete="off"
             />
-            <div className="field">
-              <label className="field-label" htmlFor="coupon-discount-type">
-                Discount Type
-              </label>
-              <select
-                id="coupon-discount-type"
-                className="input"
-                value={values.discountType}
-                onChange={(event) => set('discountType', event.target.value === 'fixed' ? 'fixed' : 'percentage')}
-                required
-              >
-                <option value="percentage">Percentage (%)</option>
-                <option value="fixed">Fixed Amount (₹)</option>
-              </select>
-            </div>
+            <SelectField
+              label="Discount Type"
+              value={values.discountType}
+              onChange={(event) => set('discountType', event.target.value === 'fixed' ? 'fixed' : 'percentage')}
+              required
+            >
+              <option value="percentage">Percentage (%)</option>
+              <option value="fixed">Fixed Amount (₹)</option>
+            </SelectField>
             <TextField
               label={values.discountType === 'percentage' ? 'Discount Value (%)' : 'Discount Value (₹)'}
               type="number"
@@ -223,18 +255,13 @@ export function CouponsPage() {
               value={values.validUntil}
               onChange={(event) => set('validUntil', event.target.value)}
             />
-            <div className={`field ${styles.wide}`}>
-              <label className="field-label" htmlFor="coupon-description">
-                Description
-              </label>
-              <textarea
-                id="coupon-description"
-                className="input"
-                rows={2}
-                value={values.description}
-                onChange={(event) => set('description', event.target.value)}
-              />
-            </div>
+            <TextAreaField
+              label="Description"
+              className={styles.wide}
+              rows={2}
+              value={values.description}
+              onChange={(event) => set('description', event.target.value)}
+            />
             <label className={styles.check}>
               <input
                 type="checkbox"
@@ -255,79 +282,11 @@ export function CouponsPage() {
         </form>
       ) : null}
 
-      {coupons.isLoading ? (
-        <Spinner />
-      ) : coupons.isError ? (
-        <p className="empty-state" role="alert">
-          Failed to load coupons
-        </p>
-      ) : list.length === 0 ? (
-        <p className="empty-state">No coupons found. Create your first coupon!</p>
-      ) : (
-        <div className={styles.tableWrap}>
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">Code</th>
-                <th scope="col">Discount</th>
-                <th scope="col">Min Order</th>
-                <th scope="col">Usage</th>
-                <th scope="col">Valid Period</th>
-                <th scope="col">Status</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((coupon) => {
-                const status = couponStatus(coupon, now);
-                return (
-                  <tr key={coupon.id}>
-                    <td data-label="Code">
-                      <span className={styles.code}>{coupon.code}</span>
-                    </td>
-                    <td data-label="Discount">{discountText(coupon)}</td>
-                    <td data-label="Min Order">{formatRupees(coupon.minOrderAmount)}</td>
-                    <td data-label="Usage">{couponUsage(coupon.usedCount, coupon.usageLimit)}</td>
-                    <td data-label="Valid Period">{validPeriod(coupon)}</td>
-                    <td data-label="Status">
-                      <span className={`${styles.status} ${statusClass[status] ?? ''}`}>{status}</span>
-                    </td>
-                    <td data-label="Actions">
-                      <span className={styles.actions}>
-                        <button
-                          type="button"
-                          className="btn btn-outline btn-sm"
-                          onClick={() => openEdit(coupon)}
-                          aria-label={`Edit ${coupon.code}`}
-                        >
-                          Edit
-                        </button>
-                        <button
-                          type="button"
-                          className="btn btn-outline btn-sm"
-                          onClick={() => setToDelete(coupon)}
-                          aria-label={`Delete ${coupon.code}`}
-                        >
-                          Delete
-                        </button>
-                      </span>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <LoadedList query={coupons} error="Failed to load coupons" empty="No coupons found. Create your first coupon!">
+        {(list) => <DataTable columns={columns} rows={list} rowKey={(coupon) => coupon.id} oneLine />}
+      </LoadedList>
 
-      {toDelete ? (
-        <ConfirmDialog
-          message="Are you sure you want to delete this coupon?"
-          busy={deleting.isLoading}
-          onConfirm={() => void confirmDelete()}
-          onCancel={() => setToDelete(null)}
-        />
-      ) : null}
+      {deletion.dialog}
     </section>
   );
 }

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '@/app/hooks';
-import { TextField } from '@/components/form/text-field';
+import { TextAreaField, TextField } from '@/components/form/text-field';
+import { PageHeader } from '@/components/layout/page-header';
 import { notificationShown } from '@/components/notifications/notifications-slice';
-import { PageTitle } from '@/components/seo/page-title';
 import { Spinner } from '@/components/ui/spinner';
 import { formatRupees } from '@/lib/money';
 import {
@@ -94,18 +94,13 @@ function SettingsForm({ saved }: { saved: DeliverySettings }) {
               error={fieldError?.field === field ? fieldError.message : null}
             />
           ))}
-          <div className={`field ${styles.wide}`}>
-            <label className="field-label" htmlFor="delivery-description">
-              Description
-            </label>
-            <textarea
-              id="delivery-description"
-              className="input"
-              rows={3}
-              value={values.description}
-              onChange={(event) => set('description', event.target.value)}
-            />
-          </div>
+          <TextAreaField
+            label="Description"
+            className={styles.wide}
+            rows={3}
+            value={values.description}
+            onChange={(event) => set('description', event.target.value)}
+          />
         </div>
         <div className={styles.actions}>
           <button type="submit" className="btn btn-primary" disabled={saving}>
@@ -123,8 +118,7 @@ export function DeliverySettingsPage() {
   const settings = useGetAdminDeliverySettingsQuery();
   return (
     <section className="container page narrow">
-      <PageTitle title="Delivery & Shipping Settings" />
-      <h1 className="page-title">Delivery &amp; Shipping Settings</h1>
+      <PageHeader title="Delivery & Shipping Settings" />
       {settings.isLoading ? (
         <Spinner />
       ) : settings.data ? (

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { PageTitle } from '@/components/seo/page-title';
+import { PageHeader } from '@/components/layout/page-header';
 import { groupIndianDigits } from '@/lib/money';
 import { adminScreens } from '../admin-screens';
 import { useGetAdminStatsQuery, type DashboardStats } from '../api/stats-api';
@@ -39,8 +39,7 @@ export function AdminDashboard() {
 
   return (
     <section className="container page">
-      <PageTitle title="Admin Dashboard" />
-      <h1 className="page-title">Admin Dashboard</h1>
+      <PageHeader title="Admin Dashboard" />
       {stats.isLoading ? (
         <p className="muted" aria-live="polite">
           Loading figures...

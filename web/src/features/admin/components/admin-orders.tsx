@@ -2,9 +2,9 @@ import { useId, useState } from 'react';
 import { useAppDispatch } from '@/app/hooks';
 import { failureShown, notificationShown } from '@/components/notifications/notifications-slice';
 import { DeliveryStatusBadge } from '@/components/orders/delivery-status-badge';
-import { PageTitle } from '@/components/seo/page-title';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Spinner } from '@/components/ui/spinner';
+import { PageHeader } from '@/components/layout/page-header';
+import { useConfirmation } from '@/components/ui/confirm-dialog';
+import { LoadedList } from '@/components/ui/loaded-list';
 import { formatRupees } from '@/lib/money';
 import {
   useDeleteOrderMutation,
@@ -180,57 +180,42 @@ function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order)
 export function AdminOrders() {
   const dispatch = useAppDispatch();
   const orders = useGetAdminOrdersQuery();
-  const [deleteOrder, deleteState] = useDeleteOrderMutation();
-  const [toDelete, setToDelete] = useState<Order | null>(null);
-
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    try {
-      await deleteOrder(toDelete.orderNumber).unwrap();
-      dispatch(notificationShown({ type: 'success', message: 'Order deleted' }));
-    } catch (error) {
-      dispatch(failureShown('Failed to delete order', error));
-    }
-    setToDelete(null);
-  };
-
-  const list = orders.data ?? [];
+  const [deleteOrder] = useDeleteOrderMutation();
+  const deletion = useConfirmation(
+    async (order: Order) => {
+      try {
+        await deleteOrder(order.orderNumber).unwrap();
+        dispatch(notificationShown({ type: 'success', message: 'Order deleted' }));
+      } catch (error) {
+        dispatch(failureShown('Failed to delete order', error));
+      }
+    },
+    (order) => ({
+      message: `Delete order ${order.orderNumber}? Only delivered orders can be deleted.`,
+      confirmLabel: 'Delete',
+    }),
+  );
 
   return (
     <section className="container page">
-      <PageTitle title="Orders" />
-      <h1 className="page-title">All Orders</h1>
-      {orders.isLoading ? (
-        <Spinner />
-      ) : orders.isError ? (
-        <p className={styles.error} role="alert">
-          Failed to load orders
-        </p>
-      ) : list.length === 0 ? (
-        <p className="empty-state">No orders yet</p>
-      ) : (
-        <>
-          <p className={styles.muted}>
-            {list.length} {list.length === 1 ? 'order' : 'orders'} · updates live
-          </p>
-          <div className={styles.scrollArea} role="region" aria-label="Orders list" tabIndex={0}>
-            <ul className={styles.list}>
-              {list.map((order) => (
-                <OrderCard key={order.orderNumber} order={order} onDelete={setToDelete} />
-              ))}
-            </ul>
-          </div>
-        </>
-      )}
-      {toDelete ? (
-        <ConfirmDialog
-          message={`Delete order ${toDelete.orderNumber}? Only delivered orders can be deleted.`}
-          confirmLabel="Delete"
-          busy={deleteState.isLoading}
-          onConfirm={() => void confirmDelete()}
-          onCancel={() => setToDelete(null)}
-        />
-      ) : null}
+      <PageHeader title="Orders" heading="All Orders" />
+      <LoadedList query={orders} error="Failed to load orders" errorClassName={styles.error} empty="No orders yet">
+        {(list) => (
+          <>
+            <p className={styles.muted}>
+              {list.length} {list.length === 1 ? 'order' : 'orders'} · updates live
+            </p>
+            <div className={styles.scrollArea} role="region" aria-label="Orders list" tabIndex={0}>
+              <ul className={styles.list}>
+                {list.map((order) => (
+                  <OrderCard key={order.orderNumber} order={order} onDelete={deletion.ask} />
+                ))}
+              </ul>
+            </div>
+          </>
+        )}
+      </LoadedList>
+      {deletion.dialog}
     </section>
   );
 }

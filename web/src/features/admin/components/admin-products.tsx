@@ -1,9 +1,9 @@
-import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch } from '@/app/hooks';
 import { failureShown, notificationShown } from '@/components/notifications/notifications-slice';
-import { PageTitle } from '@/components/seo/page-title';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { PageHeader } from '@/components/layout/page-header';
+import { useConfirmation } from '@/components/ui/confirm-dialog';
+import { LoadedList } from '@/components/ui/loaded-list';
 import { ProductImage } from '@/components/ui/product-image';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
@@ -85,29 +85,27 @@ export function AdminProducts() {
   const [searchParams] = useSearchParams();
   const editId = searchParams.get('edit');
   const products = useGetAdminProductsQuery();
-  const [deleteProduct, deleteState] = useDeleteProductMutation();
-  const [toDelete, setToDelete] = useState<Product | null>(null);
+  const [deleteProduct] = useDeleteProductMutation();
   const list = products.data ?? [];
   const editing = editId === null ? null : (list.find((product) => String(product.id) === editId) ?? null);
   const leaveEdit = () => navigate(paths.admin.products.getHref());
 
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    const deleted = toDelete;
-    try {
-      await deleteProduct(deleted.id).unwrap();
-      dispatch(notificationShown({ type: 'success', message: 'Product deleted' }));
-      if (editId === String(deleted.id)) leaveEdit();
-    } catch (error) {
-      dispatch(failureShown('Failed to delete', error));
-    }
-    setToDelete(null);
-  };
+  const deletion = useConfirmation(
+    async (deleted: Product) => {
+      try {
+        await deleteProduct(deleted.id).unwrap();
+        dispatch(notificationShown({ type: 'success', message: 'Product deleted' }));
+        if (editId === String(deleted.id)) leaveEdit();
+      } catch (error) {
+        dispatch(failureShown('Failed to delete', error));
+      }
+    },
+    (product) => ({ message: `Delete ${product.name}? This cannot be undone.`, confirmLabel: 'Delete' }),
+  );
 
   return (
     <section className="container page">
-      <PageTitle title="Products" />
-      <h1 className="page-title">Manage Products</h1>
+      <PageHeader title="Products" heading="Manage Products" />
       {editId !== null && products.isLoading ? (
         <Spinner />
       ) : editId !== null && !editing ? (
@@ -122,30 +120,21 @@ export function AdminProducts() {
       )}
 
       <h2 className={styles.listTitle}>All products</h2>
-      {products.isLoading ? (
-        <Spinner />
-      ) : products.isError ? (
-        <p className="field-error" role="alert">
-          Failed to load products
-        </p>
-      ) : list.length === 0 ? (
-        <p className="empty-state">No products found</p>
-      ) : (
-        <ul className={styles.list}>
-          {list.map((product) => (
-            <ProductRow key={String(product.id)} product={product} onDelete={setToDelete} />
-          ))}
-        </ul>
-      )}
-      {toDelete ? (
-        <ConfirmDialog
-          message={`Delete ${toDelete.name}? This cannot be undone.`}
-          confirmLabel="Delete"
-          busy={deleteState.isLoading}
-          onConfirm={() => void confirmDelete()}
-          onCancel={() => setToDelete(null)}
-        />
-      ) : null}
+      <LoadedList
+        query={products}
+        error="Failed to load products"
+        errorClassName="field-error"
+        empty="No products found"
+      >
+        {(list) => (
+          <ul className={styles.list}>
+            {list.map((product) => (
+              <ProductRow key={String(product.id)} product={product} onDelete={deletion.ask} />
+            ))}
+          </ul>
+        )}
+      </LoadedList>
+      {deletion.dialog}
     </section>
   );
 }
