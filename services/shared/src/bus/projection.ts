@@ -77,19 +77,40 @@ export function defineProjection<E extends TypedEvent, Effect = unknown>(
 }
 
 /**
- * A partial update from changed fields: of `changes`, the fields `columns` maps (field → column), in their
- * order: their columns, their values, and `column = $n` for each, numbered from `firstParameter`.
+ * Of `changes`, the fields `columns` maps (field → column), in their order: their columns and their values
+ * (what a details-changed event sets).
  */
 export function changedColumns(
   changes: object,
   columns: Readonly<Record<string, string>>,
-  firstParameter = 1,
-): { columns: string[]; values: unknown[]; sets: string[] } {
+): { columns: string[]; values: unknown[] } {
   const entries = Object.entries(changes).filter(([k]) => k in columns);
-  const changed = entries.map(([k]) => columns[k]!);
-  return {
-    columns: changed,
-    values: entries.map(([, v]) => v as unknown),
-    sets: changed.map((c, i) => `${c} = $${i + firstParameter}`),
-  };
+  return { columns: entries.map(([k]) => columns[k]!), values: entries.map(([, v]) => v as unknown) };
+}
+
+/** A details-changed event as a row update: its row's id, its time, its changed fields and their columns. */
+export interface ChangedDetails {
+  id: string;
+  at: string;
+  /** The event's fields besides the id and the time (the fields `columns` does not map are left alone). */
+  changes: object;
+  /** field → column. */
+  columns: Readonly<Record<string, string>>;
+  /** No statement when none of the mapped fields changed (else updated_at alone is set). */
+  skipWhenUnchanged?: boolean;
+}
+
+/**
+ * `UPDATE <table> SET <column> = <value>, ..., updated_at = <at> WHERE id = <id>`: a details-changed event's
+ * partial update of the changed fields (`table` schema-qualified, with `id` and `updated_at` columns).
+ */
+export async function updateChangedDetails(tx: PoolClient, table: string, change: ChangedDetails): Promise<void> {
+  const { columns, values } = changedColumns(change.changes, change.columns);
+  if (columns.length === 0 && change.skipWhenUnchanged) return;
+  const sets = columns.map((c, i) => `${c} = $${i + 3}`);
+  await tx.query(`UPDATE ${table} SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1`, [
+    change.id,
+    change.at,
+    ...values,
+  ]);
 }

@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { RecordedEvent } from '../eventstore/types.ts';
-import { changedColumns, defineProjection, type UncheckedEvents } from './projection.ts';
+import { changedColumns, defineProjection, updateChangedDetails, type UncheckedEvents } from './projection.ts';
 
 type Placed = { type: 'Placed'; data: { orderId: string; total: number } };
 type Cancelled = { type: 'Cancelled'; data: { orderId: string; reason: string } };
@@ -116,15 +116,29 @@ describe('defineProjection', () => {
   });
 });
 
-describe('changedColumns', () => {
-  it('maps the changed fields it knows to columns, in their order, numbering parameters from the first given', () => {
-    const columns = { name: 'name', pricePaise: 'price_paise', sizeLabels: 'size_labels' };
-    expect(changedColumns({ pricePaise: 100, other: 1, name: 'Kurta' }, columns, 3)).toEqual({
+describe('changedColumns and updateChangedDetails', () => {
+  const columns = { name: 'name', pricePaise: 'price_paise', sizeLabels: 'size_labels' };
+
+  it('pick the changed fields that map to columns, in their order', () => {
+    expect(changedColumns({ pricePaise: 100, other: 1, name: 'Kurta' }, columns)).toEqual({
       columns: ['price_paise', 'name'],
       values: [100, 'Kurta'],
-      sets: ['price_paise = $3', 'name = $4'],
     });
-    expect(changedColumns({}, columns)).toEqual({ columns: [], values: [], sets: [] });
-    expect(changedColumns({ sizeLabels: null }, columns).sets).toEqual(['size_labels = $1']);
+    expect(changedColumns({ other: 1 }, columns)).toEqual({ columns: [], values: [] });
+  });
+
+  it('update the changed columns and updated_at by id; with nothing mapped, updated_at alone or nothing', async () => {
+    const { tx, queries } = recordingTx();
+    const change = { id: 'p1', at: 't1', changes: { sizeLabels: null, other: 1, name: 'Kurta' }, columns };
+    await updateChangedDetails(tx, 'catalog.products', change);
+    await updateChangedDetails(tx, 'catalog.collections', { ...change, changes: { other: 1 } });
+    await updateChangedDetails(tx, 'catalog.products', { ...change, changes: {}, skipWhenUnchanged: true });
+    expect(queries).toEqual([
+      {
+        sql: 'UPDATE catalog.products SET size_labels = $3, name = $4, updated_at = $2 WHERE id = $1',
+        params: ['p1', 't1', null, 'Kurta'],
+      },
+      { sql: 'UPDATE catalog.collections SET updated_at = $2 WHERE id = $1', params: ['p1', 't1'] },
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { changedColumns, defineProjection } from '@shop/shared/bus/projection';
+import { defineProjection, updateChangedDetails } from '@shop/shared/bus/projection';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { CollectionEvent } from '../../collection/events.ts';
 import type { ProductDeleted } from '../../product/events.ts';
@@ -30,12 +30,12 @@ export function collectionsProjection(): EventConsumer {
         );
       },
       async CollectionDetailsChanged({ collectionId, changedAt, ...changes }, tx) {
-        const { sets, values } = changedColumns(changes, DETAIL_COLUMNS, 3);
-        await tx.query(`UPDATE catalog.collections SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1`, [
-          collectionId,
-          changedAt,
-          ...values,
-        ]);
+        await updateChangedDetails(tx, 'catalog.collections', {
+          id: collectionId,
+          at: changedAt,
+          changes,
+          columns: DETAIL_COLUMNS,
+        });
       },
       async CollectionDeleted(d, tx) {
         await tx.query(`DELETE FROM catalog.collection_products WHERE collection_id = $1`, [d.collectionId]);

@@ -1,4 +1,4 @@
-import { changedColumns, defineProjection } from '@shop/shared/bus/projection';
+import { defineProjection, updateChangedDetails } from '@shop/shared/bus/projection';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { HomeSectionEvent } from '../../home-section/events.ts';
 
@@ -48,12 +48,12 @@ export function homeSectionsProjection(): EventConsumer {
         );
       },
       async HomeSectionChanged({ sectionId, changedAt, ...changes }, tx) {
-        const { sets, values } = changedColumns(changes, COLUMNS, 3);
-        await tx.query(`UPDATE catalog.home_sections SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1`, [
-          sectionId,
-          changedAt,
-          ...values,
-        ]);
+        await updateChangedDetails(tx, 'catalog.home_sections', {
+          id: sectionId,
+          at: changedAt,
+          changes,
+          columns: COLUMNS,
+        });
       },
       async HomeSectionDeleted(d, tx) {
         await tx.query(`DELETE FROM catalog.home_sections WHERE id = $1`, [d.sectionId]);

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { changedColumns, defineProjection } from '@shop/shared/bus/projection';
+import { defineProjection, updateChangedDetails } from '@shop/shared/bus/projection';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { ProductEvent } from '../../product/events.ts';
 import type { StockEvent } from '../../stock/events.ts';
@@ -114,13 +114,13 @@ export function productsProjection(cache?: ProductListCache, facts?: ProductFact
         return factsOf(d.productId);
       },
       async ProductDetailsChanged({ productId, changedAt, ...changes }, tx) {
-        const { sets, values } = changedColumns(changes, DETAIL_COLUMNS, 3);
-        if (sets.length)
-          await tx.query(`UPDATE catalog.products SET ${sets.join(', ')}, updated_at = $2 WHERE id = $1`, [
-            productId,
-            changedAt,
-            ...values,
-          ]);
+        await updateChangedDetails(tx, 'catalog.products', {
+          id: productId,
+          at: changedAt,
+          changes,
+          columns: DETAIL_COLUMNS,
+          skipWhenUnchanged: true,
+        });
         if ('sizeLabels' in changes) await refreshStock(tx, productId, changedAt);
         return factsOf(productId);
       },
