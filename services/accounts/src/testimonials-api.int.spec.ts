@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testShopForTests } from '@shop/test-support/file-shop';
 
 interface Testimonial {
   id: string;
@@ -10,32 +10,27 @@ interface Testimonial {
   User: { name: string | null; email?: string | null };
 }
 
-let shop: TestShop;
-let admin: string;
+const running = testShopForTests();
 let meera: string;
 let ravi: string;
 beforeAll(async () => {
-  shop = await startTestShop();
-  admin = await shop.login();
-  const register = async (name: string, email: string) => {
-    const r = await shop.api<{ token: string }>('POST', '/api/auth/register', {
-      body: { name, email, phone: '+919800000001', password: 'secret1' },
-    });
-    expect(r.status).toBe(201);
-    return r.body.token;
-  };
-  meera = await register('Meera Iyer', 'meera@example.in');
-  ravi = await register('Ravi Kumar', 'ravi@example.in');
+  meera = (await running.shop.signUp('Meera Iyer', 'meera@example.in', '+919800000001')).token;
+  ravi = (await running.shop.signUp('Ravi Kumar', 'ravi@example.in', '+919800000001')).token;
 });
-afterAll(() => shop?.stop());
 
 const submit = (token: string | undefined, body: unknown) =>
-  shop.api<Testimonial & { message: string; testimonial: Testimonial }>('POST', '/api/testimonials', { token, body });
-const publicList = async () => (await shop.api<Testimonial[]>('GET', '/api/testimonials')).body;
+  running.shop.api<Testimonial & { message: string; testimonial: Testimonial }>('POST', '/api/testimonials', {
+    token,
+    body,
+  });
+const publicList = async () => (await running.shop.api<Testimonial[]>('GET', '/api/testimonials')).body;
 const adminList = async () =>
-  (await shop.api<Testimonial[]>('GET', '/api/testimonials/admin/all', { token: admin })).body;
-const moderate = (id: string, status: unknown, token = admin) =>
-  shop.api<Testimonial & { message: string }>('PUT', `/api/testimonials/admin/${id}`, { token, body: { status } });
+  (await running.shop.api<Testimonial[]>('GET', '/api/testimonials/admin/all', { token: running.admin })).body;
+const moderate = (id: string, status: unknown, token = running.admin) =>
+  running.shop.api<Testimonial & { message: string }>('PUT', `/api/testimonials/admin/${id}`, {
+    token,
+    body: { status },
+  });
 
 describe('POST /api/testimonials', () => {
   it("answers 401 'Please login to submit a review' without a token and with a bad one", async () => {
@@ -75,7 +70,7 @@ describe('POST /api/testimonials', () => {
     expect(r.body).toMatchObject({ id: r.body.testimonial.id, ...expected });
     expect(Number.isNaN(Date.parse(r.body.createdAt))).toBe(false);
     // the events the order service's dashboard reads: the shared contract's, on testimonial-<id>
-    const { rows } = await shop.db.pool.query<{ type: string; data: Record<string, unknown> }>(
+    const { rows } = await running.shop.db.pool.query<{ type: string; data: Record<string, unknown> }>(
       `SELECT type, data FROM accounts.events WHERE stream_id = $1 ORDER BY stream_version`,
       [`testimonial-${r.body.id}`],
     );
@@ -126,7 +121,7 @@ describe('testimonial moderation', () => {
     const ids = (await publicList()).map((t) => t.id);
     expect(ids.indexOf(second.id)).toBeLessThan(ids.indexOf(first.id));
 
-    const renamed = await shop.api('PUT', '/api/auth/me', {
+    const renamed = await running.shop.api('PUT', '/api/auth/me', {
       token: meera,
       body: { name: 'Meera Nair', email: 'meera@example.in' },
     });
@@ -138,7 +133,9 @@ describe('testimonial moderation', () => {
     const { body: created } = await submit(meera, { rating: 2, text: 'Stitching came loose' });
     await moderate(created.id, 'approved');
     expect((await publicList()).map((t) => t.id)).toContain(created.id);
-    expect(await shop.api('DELETE', `/api/testimonials/admin/${created.id}`, { token: admin })).toMatchObject({
+    expect(
+      await running.shop.api('DELETE', `/api/testimonials/admin/${created.id}`, { token: running.admin }),
+    ).toMatchObject({
       status: 200,
       body: { message: 'Testimonial deleted', id: created.id },
     });
@@ -148,7 +145,9 @@ describe('testimonial moderation', () => {
       status: 404,
       body: { message: 'Testimonial not found' },
     });
-    expect(await shop.api('DELETE', `/api/testimonials/admin/${created.id}`, { token: admin })).toMatchObject({
+    expect(
+      await running.shop.api('DELETE', `/api/testimonials/admin/${created.id}`, { token: running.admin }),
+    ).toMatchObject({
       status: 404,
       body: { message: 'Testimonial not found' },
     });
@@ -179,8 +178,8 @@ describe('admin guard on testimonial admin routes', () => {
       ['DELETE', `/api/testimonials/admin/${created.id}`, undefined],
     ] as const;
     for (const [method, path, body] of routes) {
-      expect((await shop.api(method, path, { body })).status, `${method} ${path}`).toBe(401);
-      expect((await shop.api(method, path, { body, token: meera })).status, `${method} ${path}`).toBe(403);
+      expect((await running.shop.api(method, path, { body })).status, `${method} ${path}`).toBe(401);
+      expect((await running.shop.api(method, path, { body, token: meera })).status, `${method} ${path}`).toBe(403);
     }
     // the shopper's attempts changed nothing
     expect((await adminList()).find((t) => t.id === created.id)).toMatchObject({ status: 'pending' });

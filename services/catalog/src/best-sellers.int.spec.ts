@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buyThroughSandbox } from '@shop/test-support/purchase';
-import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { testShopForTests } from '@shop/test-support/file-shop';
+import { createProduct as listProduct } from '@shop/test-support/fixtures';
 import { waitUntil } from '@shop/test-support/wait-until';
 import type { ProductView } from './read-models/products/products-queries.ts';
 
-let shop: TestShop;
-let admin: string;
-beforeAll(async () => {
-  shop = await startTestShop();
-  admin = await shop.login();
-});
-afterAll(() => shop.stop());
+const running = testShopForTests();
 
-async function createProduct(name: string, fields: Record<string, string> = {}): Promise<string> {
-  const form = new FormData();
-  for (const [k, v] of Object.entries({ name, price: '800', quantity: '10', category: 'Women', ...fields }))
-    form.append(k, v);
-  const r = await shop.api<ProductView>('POST', '/api/products', { token: admin, form });
-  expect(r.status).toBe(201);
-  return r.body.id;
-}
+const createProduct = (name: string, fields: Record<string, string> = {}) =>
+  listProduct(running.shop.api, running.admin, { name, price: '800', quantity: '10', category: 'Women', ...fields });
 const list = async (query = '', token?: string) => {
-  const r = await shop.api<ProductView[]>('GET', `/api/products${query}`, { token });
+  const r = await running.shop.api<ProductView[]>('GET', `/api/products${query}`, { token });
   expect(r.status).toBe(200);
   return r.body.map((p) => p.id);
 };
@@ -37,7 +26,7 @@ describe('GET /api/products?sort=best-selling', () => {
     expect(await list('?sort=best-selling')).toEqual(await list());
 
     for (const sort of ['price', 'best-sellers', '']) {
-      const r = await shop.api<{ message: string }>('GET', `/api/products?sort=${sort}`);
+      const r = await running.shop.api<{ message: string }>('GET', `/api/products?sort=${sort}`);
       expect(r.status, sort).toBe(400);
       expect(r.body.message).toMatch(/sort/);
     }
@@ -50,16 +39,21 @@ describe('GET /api/products?sort=best-selling', () => {
     const scarf = await createProduct('Wool Scarf');
     const jacket = await createProduct('Nehru Jacket');
 
-    await buyThroughSandbox(shop, 1, [{ productId: shirt, quantity: 1 }]);
-    await buyThroughSandbox(shop, 2, [
+    await buyThroughSandbox(running.shop, 1, [{ productId: shirt, quantity: 1 }]);
+    await buyThroughSandbox(running.shop, 2, [
       { productId: kurta, size: 'S', quantity: 1 },
       { productId: kurta, size: 'M', quantity: 2 },
     ]);
-    await buyThroughSandbox(shop, 3, [{ productId: scarf, quantity: 1 }]);
-    await buyThroughSandbox(shop, 4, [{ productId: jacket, quantity: 4 }]);
+    await buyThroughSandbox(running.shop, 3, [{ productId: scarf, quantity: 1 }]);
+    await buyThroughSandbox(running.shop, 4, [{ productId: jacket, quantity: 4 }]);
     // The jacket sold most, but a delisted product is not for the public.
     expect(
-      (await shop.api('PUT', `/api/products/${jacket}/delist`, { token: admin, body: { isDelisted: true } })).status,
+      (
+        await running.shop.api('PUT', `/api/products/${jacket}/delist`, {
+          token: running.admin,
+          body: { isDelisted: true },
+        })
+      ).status,
     ).toBe(200);
 
     // kurta 3, then scarf and shirt 1 each (scarf is newer), then the unsold ones newest first.
@@ -69,7 +63,7 @@ describe('GET /api/products?sort=best-selling', () => {
       'the best sellers to rank the sales',
     );
     // Admins asking for delisted products too see the jacket first.
-    expect(await list('?sort=best-selling&includeDelisted=true', admin)).toEqual([jacket, ...expected]);
+    expect(await list('?sort=best-selling&includeDelisted=true', running.admin)).toEqual([jacket, ...expected]);
     // The plain list stays newest first.
     expect(await list()).toEqual([scarf, kurta, shirt, ...unsold]);
   });

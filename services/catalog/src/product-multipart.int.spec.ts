@@ -1,25 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testShopForTests } from '@shop/test-support/file-shop';
 
 /**
  * Issue 15, defect 6: a multipart body busboy cannot read made POST/PUT /api/products answer 500. Each is
  * now a 400 that says the multipart body is malformed and why.
  */
 
-let shop: TestShop;
-let admin: string;
+const running = testShopForTests();
 let productId: string;
 beforeAll(async () => {
-  shop = await startTestShop();
-  admin = await shop.login();
-  const r = await shop.api<{ id: string }>('POST', '/api/products', {
-    token: admin,
+  const r = await running.shop.api<{ id: string }>('POST', '/api/products', {
+    token: running.admin,
     body: { name: 'Linen Shirt', price: 1499, quantity: 4 },
   });
   expect(r.status).toBe(201);
   productId = r.body.id;
 });
-afterAll(() => shop?.stop());
 
 const BOUNDARY = '----kapda-test-boundary';
 const field = (name: string, value: string) =>
@@ -27,9 +23,9 @@ const field = (name: string, value: string) =>
 const complete = field('name', 'Shawl') + field('price', '10') + field('quantity', '1') + `--${BOUNDARY}--\r\n`;
 
 const send = async (method: string, path: string, contentType: string, body: string) => {
-  const r = await fetch(shop.url + path, {
+  const r = await fetch(running.shop.url + path, {
     method,
-    headers: { authorization: `Bearer ${admin}`, 'content-type': contentType },
+    headers: { authorization: `Bearer ${running.admin}`, 'content-type': contentType },
     body,
   });
   return { status: r.status, body: (await r.json()) as { message: string } };

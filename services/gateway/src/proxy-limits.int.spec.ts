@@ -4,7 +4,8 @@ import { SERVICE_ROUTES } from '@shop/shared/runtime/service';
 import { createLogger } from '@shop/shared/observability/logger';
 import { Metrics } from '@shop/shared/observability/metrics';
 import { listen } from '@shop/shared/runtime/host';
-import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { closeServer } from '@shop/test-support/loopback-servers';
+import { testShopForTests } from '@shop/test-support/file-shop';
 import { createProxyGateway } from './proxy.ts';
 
 /**
@@ -14,15 +15,12 @@ import { createProxyGateway } from './proxy.ts';
  */
 
 const ALLOWED = 'https://partner.example.in';
-let shop: TestShop;
-let admin: string;
+const running = testShopForTests();
 let gateway: Server;
 let base: string;
 
 beforeAll(async () => {
-  shop = await startTestShop();
-  admin = await shop.login();
-  const services = Object.fromEntries(Object.keys(SERVICE_ROUTES).map((name) => [name, new URL(shop.url)]));
+  const services = Object.fromEntries(Object.keys(SERVICE_ROUTES).map((name) => [name, new URL(running.shop.url)]));
   const app = createProxyGateway({
     services,
     logger: createLogger('gateway', 'silent'),
@@ -34,9 +32,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${listening.port}`;
 });
 afterAll(async () => {
-  gateway?.closeAllConnections();
-  await new Promise((r) => gateway?.close(r));
-  await shop?.stop();
+  if (gateway) await closeServer(gateway);
 });
 
 const json = async (r: Response) => ({ status: r.status, body: (await r.json()) as { message?: string } });
@@ -134,7 +130,7 @@ describe('body limits through the distributed gateway', () => {
   it('an image over 5 MB in the product form: 413 "Image too large" from the catalog, passed through', async () => {
     const r = await fetch(`${base}/api/products`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${admin}` },
+      headers: { authorization: `Bearer ${running.admin}` },
       body: productForm(png(5 * 1024 * 1024 + 1)),
     });
     expect(await json(r)).toEqual({ status: 413, body: { message: 'Image too large' } });
@@ -143,7 +139,7 @@ describe('body limits through the distributed gateway', () => {
   it('a product form larger than one image and its fields could be: 413 before the body is read', async () => {
     const r = await fetch(`${base}/api/products`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${admin}` },
+      headers: { authorization: `Bearer ${running.admin}` },
       body: productForm(png(8 * 1024 * 1024)),
     });
     expect(await json(r)).toEqual({
@@ -165,7 +161,7 @@ describe('body limits through the distributed gateway', () => {
   it('an image within the limit is accepted through the gateway', async () => {
     const r = await fetch(`${base}/api/products`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${admin}` },
+      headers: { authorization: `Bearer ${running.admin}` },
       body: productForm(png(64 * 1024)),
     });
     const created = (await r.json()) as { image?: string; images?: string[] };

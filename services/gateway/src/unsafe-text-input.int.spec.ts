@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testShopForTests } from '@shop/test-support/file-shop';
 
 /**
  * Issue 15, defect 6: a NUL character or a lone surrogate in any stored or looked-up string made Postgres
@@ -12,33 +12,26 @@ const BAD = [
   { name: 'a lone surrogate', value: 'x\ud800y', problem: /unpaired surrogate/ },
 ] as const;
 
-let shop: TestShop;
-let admin: string;
+const running = testShopForTests();
 let shopper: string;
 let productId: string;
 let couponId: string;
 
 beforeAll(async () => {
-  shop = await startTestShop();
-  admin = await shop.login();
-  const reg = await shop.api<{ token: string }>('POST', '/api/auth/register', {
-    body: { name: 'Meera', email: 'meera@example.in', phone: '+919800000005', password: 'secret1' },
-  });
-  shopper = reg.body.token;
-  const product = await shop.api<{ id: string }>('POST', '/api/products', {
-    token: admin,
+  shopper = (await running.shop.signUp('Meera', 'meera@example.in', '+919800000005')).token;
+  const product = await running.shop.api<{ id: string }>('POST', '/api/products', {
+    token: running.admin,
     body: { name: 'Cotton Kurta', price: 999, quantity: 5 },
   });
   expect(product.status).toBe(201);
   productId = product.body.id;
-  const coupon = await shop.api<{ id: string }>('POST', '/api/coupons', {
-    token: admin,
+  const coupon = await running.shop.api<{ id: string }>('POST', '/api/coupons', {
+    token: running.admin,
     body: { code: 'SAVE10', discountType: 'fixed', discountValue: '10' },
   });
   expect(coupon.status).toBe(201);
   couponId = coupon.body.id;
 });
-afterAll(() => shop?.stop());
 
 interface Case {
   route: string;
@@ -95,7 +88,7 @@ const CASES: Case[] = [
     route: 'create product',
     method: 'POST',
     path: () => '/api/products',
-    token: () => admin,
+    token: () => running.admin,
     fields: [
       { field: 'name', body: (b) => ({ name: b, price: 10, quantity: 1 }) },
       { field: 'description', body: (b) => ({ name: 'Shawl', price: 10, quantity: 1, description: b }) },
@@ -105,7 +98,7 @@ const CASES: Case[] = [
     route: 'update product',
     method: 'PUT',
     path: () => `/api/products/${productId}`,
-    token: () => admin,
+    token: () => running.admin,
     fields: [
       { field: 'color', body: (b) => ({ color: b }) },
       { field: 'sizeQuantities.x?y (a key)', body: (b) => ({ sizeQuantities: { [b]: 1 } }) },
@@ -115,7 +108,7 @@ const CASES: Case[] = [
     route: 'create coupon',
     method: 'POST',
     path: () => '/api/coupons',
-    token: () => admin,
+    token: () => running.admin,
     fields: [
       { field: 'code', body: (b) => ({ code: b, discountType: 'fixed', discountValue: '5' }) },
       {
@@ -128,7 +121,7 @@ const CASES: Case[] = [
     route: 'update coupon',
     method: 'PUT',
     path: () => `/api/coupons/${couponId}`,
-    token: () => admin,
+    token: () => running.admin,
     fields: [
       {
         field: 'description',
@@ -189,7 +182,7 @@ describe('NUL and lone surrogates are refused with 400 naming the field, not 500
     it(`${c.route}: a NUL character or a lone surrogate in any text field answers 400 naming it`, async () => {
       for (const bad of BAD) {
         for (const f of c.fields) {
-          const r = await shop.api<{ message: string }>(c.method, c.path(), {
+          const r = await running.shop.api<{ message: string }>(c.method, c.path(), {
             token: c.token?.(),
             body: f.body(bad.value),
           });
@@ -214,7 +207,7 @@ describe('NUL and lone surrogates are refused with 400 naming the field, not 500
         form.append('price', '10');
         form.append('quantity', '1');
         form.append('brand', bad.value);
-        const r = await shop.api<{ message: string }>(method, path, { token: admin, form });
+        const r = await running.shop.api<{ message: string }>(method, path, { token: running.admin, form });
         expect(r.status, `${method} ${path} with ${bad.name}`).toBe(400);
         expect(r.body.message).toContain('brand');
         expect(r.body.message).toMatch(bad.problem);
@@ -223,19 +216,24 @@ describe('NUL and lone surrogates are refused with 400 naming the field, not 500
   });
 
   it('a NUL character in a query parameter or a path segment answers 400 naming it', async () => {
-    const q = await shop.api<{ message: string }>('GET', '/api/products?includeDelisted=%00', { token: admin });
+    const q = await running.shop.api<{ message: string }>('GET', '/api/products?includeDelisted=%00', {
+      token: running.admin,
+    });
     expect(q.status).toBe(400);
     expect(q.body.message).toMatch(/query\.includeDelisted must not contain a NUL character/);
-    const p = await shop.api<{ message: string }>('GET', '/api/products/abc%00def');
+    const p = await running.shop.api<{ message: string }>('GET', '/api/products/abc%00def');
     expect(p.status).toBe(400);
     expect(p.body.message).toMatch(/path must not contain a NUL character/);
   });
 
   it('nothing was stored: the product, the coupon and the profile are as they were', async () => {
-    const product = await shop.api<{ color: string; sizeQuantities: object }>('GET', `/api/products/${productId}`);
+    const product = await running.shop.api<{ color: string; sizeQuantities: object }>(
+      'GET',
+      `/api/products/${productId}`,
+    );
     expect(product.body.color).toBe('');
     expect(product.body.sizeQuantities).toEqual({});
-    const me = await shop.api<{ name: string }>('GET', '/api/auth/me', { token: shopper });
+    const me = await running.shop.api<{ name: string }>('GET', '/api/auth/me', { token: shopper });
     expect(me.body.name).toBe('Meera');
   });
 });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sandboxPay } from '../../../checkout/src/payment-provider/sandbox/sandbox-pay.ts';
-import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { testShopForTests } from '@shop/test-support/file-shop';
 
 interface Product {
   id: string;
@@ -8,25 +8,19 @@ interface Product {
   sizeQuantities: Record<string, number>;
 }
 
-let shop: TestShop;
-let admin: string;
-beforeAll(async () => {
-  shop = await startTestShop();
-  admin = await shop.login();
-});
-afterAll(() => shop.stop());
+const running = testShopForTests();
 
 async function createProduct(fields: Record<string, string>): Promise<Product> {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  const r = await shop.api<Product>('POST', '/api/products', { token: admin, form });
+  const r = await running.shop.api<Product>('POST', '/api/products', { token: running.admin, form });
   expect(r.status).toBe(201);
   return r.body;
 }
 
 /** Checks out one line and pays for it through the sandbox; the answer of create-order when refused. */
 async function buy(buyer: number, productId: string, size: string | null, quantity: number) {
-  const created = await shop.api<{ id: string; title?: string; message?: string }>(
+  const created = await running.shop.api<{ id: string; title?: string; message?: string }>(
     'POST',
     '/api/payment/create-order',
     {
@@ -44,8 +38,8 @@ async function buy(buyer: number, productId: string, size: string | null, quanti
     },
   );
   if (created.status !== 201) return { paid: false as const, status: created.status, body: created.body };
-  const verified = await shop.api('POST', '/api/payment/verify', {
-    body: await sandboxPay(`${shop.url}/razorpay-sandbox`, created.body.id),
+  const verified = await running.shop.api('POST', '/api/payment/verify', {
+    body: await sandboxPay(`${running.shop.url}/razorpay-sandbox`, created.body.id),
   });
   expect(verified.status).toBe(200);
   return { paid: true as const, status: created.status, body: created.body };
@@ -82,9 +76,9 @@ describe('sized products: one truth of units', () => {
     expect(late.map((r) => r.status)).toEqual([409, 409, 409]);
     expect(late[2]!.body).toMatchObject({ message: 'Sized Kurta only has 0 item(s) available. You requested 1.' });
 
-    const after = await shop.api<Product>('GET', `/api/products/${p.id}`);
+    const after = await running.shop.api<Product>('GET', `/api/products/${p.id}`);
     expect(after.body).toMatchObject({ quantity: 0, sizeQuantities: { S: 0, M: 0 } });
-    const sold = await shop.db.pool.query<{ n: number }>(
+    const sold = await running.shop.db.pool.query<{ n: number }>(
       `SELECT coalesce(sum((data->>'quantity')::int), 0)::int AS n FROM catalog.events
         WHERE type = 'StockCommitted' AND data->>'productId' = $1`,
       [p.id],
@@ -104,14 +98,14 @@ describe('sized products: one truth of units', () => {
       message: 'Split Tee only has 3 item(s) available. You requested 4.',
     });
     expect((await buy(11, p.id, null, 3)).paid).toBe(true);
-    expect((await shop.api<Product>('GET', `/api/products/${p.id}`)).body).toMatchObject({
+    expect((await running.shop.api<Product>('GET', `/api/products/${p.id}`)).body).toMatchObject({
       quantity: 0,
       sizeQuantities: { S: 0, M: 0, L: 0 },
     });
-    const orders = await shop.api<Array<{ items: Array<{ orderedQuantity: number; size: string | null }> }>>(
+    const orders = await running.shop.api<Array<{ items: Array<{ orderedQuantity: number; size: string | null }> }>>(
       'GET',
       '/api/orders/admin/all',
-      { token: admin },
+      { token: running.admin },
     );
     const mine = orders.body.filter((o) => o.items.some((i) => i.orderedQuantity === 3));
     expect(mine).toHaveLength(1);
@@ -120,21 +114,25 @@ describe('sized products: one truth of units', () => {
 
   it('an edit that empties the sizes moves the product to its quantity; sizes can no longer be sold', async () => {
     const p = await createProduct({ name: 'Edit Shirt', price: '700', quantity: '0', sizeQuantities: '{"S": 2}' });
-    const upd = await shop.api<Product>('PUT', `/api/products/${p.id}`, {
-      token: admin,
+    const upd = await running.shop.api<Product>('PUT', `/api/products/${p.id}`, {
+      token: running.admin,
       body: { quantity: 4, sizeQuantities: { S: 0 } },
     });
     expect(upd.body).toMatchObject({ quantity: 4, sizeQuantities: { S: 0 } });
     expect((await buy(20, p.id, 'S', 1)).paid).toBe(true); // no size stock: the seeds' rule uses the total
-    expect((await shop.api<Product>('GET', `/api/products/${p.id}`)).body.quantity).toBe(3);
-    const qtyOnly = await shop.api<{ message: string }>('PUT', `/api/products/${p.id}`, {
-      token: admin,
+    expect((await running.shop.api<Product>('GET', `/api/products/${p.id}`)).body.quantity).toBe(3);
+    const qtyOnly = await running.shop.api<{ message: string }>('PUT', `/api/products/${p.id}`, {
+      token: running.admin,
       body: { sizeQuantities: { S: 5 } },
     });
     expect(qtyOnly.body).toMatchObject({ quantity: 5, sizeQuantities: { S: 5 } });
     expect(
-      (await shop.api<{ message: string }>('PUT', `/api/products/${p.id}`, { token: admin, body: { quantity: 9 } }))
-        .body.message,
+      (
+        await running.shop.api<{ message: string }>('PUT', `/api/products/${p.id}`, {
+          token: running.admin,
+          body: { quantity: 9 },
+        })
+      ).body.message,
     ).toMatch(/stocked by size/);
   });
 });

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sandboxPay } from '../payment-provider/sandbox/sandbox-pay.ts';
 import { paymentSettings } from './provider-settings.ts';
-import { createTenPercentCoupon } from '@shop/test-support/fixtures';
-import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { createProduct as listProduct, createTenPercentCoupon } from '@shop/test-support/fixtures';
+import { testShopForTests } from '@shop/test-support/file-shop';
 import { waitUntil } from '@shop/test-support/wait-until';
 
 interface CreateOrderAnswer {
@@ -22,24 +22,12 @@ interface Order {
   razorpayOrderId: string;
 }
 
-let shop: TestShop;
-let admin: string;
-beforeAll(async () => {
-  // a short hold so the expiry test can watch it lapse
-  shop = await startTestShop({ env: { RESERVATION_TTL_SECONDS: '2' } });
-  admin = await shop.login();
-});
-afterAll(() => shop.stop());
+// a short hold so the expiry test can watch it lapse
+const running = testShopForTests({ env: { RESERVATION_TTL_SECONDS: '2' } });
 
-const sandbox = () => `${shop.url}/razorpay-sandbox`;
+const sandbox = () => `${running.shop.url}/razorpay-sandbox`;
 
-async function createProduct(fields: Record<string, string>): Promise<string> {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  const r = await shop.api<{ id: string }>('POST', '/api/products', { token: admin, form });
-  expect(r.status).toBe(201);
-  return r.body.id;
-}
+const createProduct = (fields: Record<string, string>) => listProduct(running.shop.api, running.admin, fields);
 
 const orderData = (
   buyer: number,
@@ -76,7 +64,7 @@ const createOrder = (
   extra: Record<string, unknown> = {},
   token?: string,
 ) =>
-  shop.api<CreateOrderAnswer>('POST', '/api/payment/create-order', {
+  running.shop.api<CreateOrderAnswer>('POST', '/api/payment/create-order', {
     token,
     headers: from(buyer),
     body: {
@@ -88,13 +76,13 @@ const createOrder = (
   });
 
 const verify = (p: { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string }) =>
-  shop.api<{ success: boolean; message: string; orderNumber: string }>('POST', '/api/payment/verify', {
+  running.shop.api<{ success: boolean; message: string; orderNumber: string }>('POST', '/api/payment/verify', {
     body: p,
     headers: from(verifier++),
   });
 
 async function adminOrders(): Promise<Order[]> {
-  return (await shop.api<Order[]>('GET', '/api/orders/admin/all', { token: admin })).body;
+  return (await running.shop.api<Order[]>('GET', '/api/orders/admin/all', { token: running.admin })).body;
 }
 
 describe('purchase saga through the gateway', () => {
@@ -121,10 +109,11 @@ describe('purchase saga through the gateway', () => {
     const orders = (await adminOrders()).filter((o) => won.some((w) => w.body.id === o.razorpayOrderId));
     expect(orders).toHaveLength(30);
     await waitUntil(
-      async () => (await shop.api<{ quantity: number }>('GET', `/api/products/${productId}`)).body.quantity === 0,
+      async () =>
+        (await running.shop.api<{ quantity: number }>('GET', `/api/products/${productId}`)).body.quantity === 0,
       'the list to show 0 left',
     );
-    const { rows } = await shop.db.pool.query(
+    const { rows } = await running.shop.db.pool.query(
       `SELECT type, count(*)::int AS n FROM catalog.events WHERE stream_id = $1 GROUP BY type`,
       [`stock-${productId}`],
     );
@@ -132,14 +121,14 @@ describe('purchase saga through the gateway', () => {
     expect(counts).toMatchObject({ StockLevelSet: 1, StockReserved: 30 });
     // every reservation becomes a sale once the settlement consumer has run
     await waitUntil(async () => {
-      const r = await shop.db.pool.query(
+      const r = await running.shop.db.pool.query(
         `SELECT count(*)::int AS n FROM catalog.events WHERE stream_id = $1 AND type = 'StockCommitted'`,
         [`stock-${productId}`],
       );
       return r.rows[0].n === 30;
     }, '30 committed sales');
     // never below zero at any point: replay the stream
-    const events = await shop.db.pool.query(
+    const events = await running.shop.db.pool.query(
       `SELECT type, data FROM catalog.events WHERE stream_id = $1 ORDER BY stream_version`,
       [`stock-${productId}`],
     );
@@ -155,7 +144,11 @@ describe('purchase saga through the gateway', () => {
 
   it('a coupon with usage limit 5 used by 50 concurrent checkouts gives exactly 5 discounted orders', async () => {
     const productId = await createProduct({ name: 'Coupon Tee', price: '1000', quantity: '100', category: 'Men' });
-    const c = await createTenPercentCoupon(shop.api, admin, { code: 'FLASH5', usageLimit: 5, isActive: true });
+    const c = await createTenPercentCoupon(running.shop.api, running.admin, {
+      code: 'FLASH5',
+      usageLimit: 5,
+      isActive: true,
+    });
     expect(c.status).toBeLessThan(300);
     const attempts = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
@@ -173,7 +166,8 @@ describe('purchase saga through the gateway', () => {
     // the losers' holds were given back: 95 left
     // (the product list is a projection: it shows the releases a moment later)
     await waitUntil(
-      async () => (await shop.api<{ quantity: number }>('GET', `/api/products/${productId}`)).body.quantity === 95,
+      async () =>
+        (await running.shop.api<{ quantity: number }>('GET', `/api/products/${productId}`)).body.quantity === 95,
       'stock back to 95',
     );
   });
@@ -187,7 +181,7 @@ describe('purchase saga through the gateway', () => {
     expect(answers.every((a) => a.status === 200 && a.body.success)).toBe(true);
     expect(new Set(answers.map((a) => a.body.orderNumber)).size).toBe(1);
     expect((await adminOrders()).filter((o) => o.razorpayOrderId === order.body.id)).toHaveLength(1);
-    const verified = await shop.db.pool.query(
+    const verified = await running.shop.db.pool.query(
       `SELECT count(*)::int AS n FROM checkout.events WHERE stream_id = $1 AND type = 'PaymentVerified'`,
       [`payment-${order.body.id}`],
     );
@@ -205,7 +199,7 @@ describe('purchase saga through the gateway', () => {
     expect(order.status).toBe(201);
     expect(order.body.amount).toBe(659800); // 2 x 3299.00; free delivery above ₹500
     // what the provider will charge, asked of the provider itself with the shop's keys
-    const keys = paymentSettings(shop.infra.config, shop.url);
+    const keys = paymentSettings(running.shop.infra.config, running.shop.url);
     const provider = await fetch(`${sandbox()}/v1/orders/${order.body.id}`, {
       headers: { authorization: `Basic ${Buffer.from(`${keys.keyId}:${keys.keySecret}`).toString('base64')}` },
     });
@@ -225,7 +219,7 @@ describe('purchase saga through the gateway', () => {
     });
     expect(unknown.status).toBe(400);
     expect((await adminOrders()).some((o) => o.razorpayOrderId === order.body.id)).toBe(false);
-    const verified = await shop.db.pool.query(
+    const verified = await running.shop.db.pool.query(
       `SELECT count(*)::int AS n FROM checkout.events WHERE stream_id = $1 AND type = 'PaymentVerified'`,
       [`payment-${order.body.id}`],
     );
@@ -245,11 +239,14 @@ describe('purchase saga through the gateway', () => {
       title: 'Size not available',
       message: 'Sized Shirt - Size M only has 2 item(s) available. You requested 3.',
     });
-    const r = await shop.api<{ message: string }>('POST', '/api/payment/create-order', {
+    const r = await running.shop.api<{ message: string }>('POST', '/api/payment/create-order', {
       body: { orderData: { ...orderData(5002, [{ productId, quantity: 1, size: 'S' }]), customerName: '' } },
     });
     expect(r).toMatchObject({ status: 400, body: { message: 'Please fill all required fields' } });
-    await shop.api('PUT', `/api/products/${productId}/delist`, { token: admin, body: { isDelisted: true } });
+    await running.shop.api('PUT', `/api/products/${productId}/delist`, {
+      token: running.admin,
+      body: { isDelisted: true },
+    });
     expect((await createOrder(5003, [{ productId, quantity: 1, size: 'S' }])).body.message).toBe(
       'Sized Shirt is no longer available',
     );
@@ -268,8 +265,8 @@ describe('purchase saga through the gateway', () => {
 
   it('an unpaid reservation expires and gives back its stock and coupon use', async () => {
     const productId = await createProduct({ name: 'Expiry Lehenga', price: '1999', quantity: '1', category: 'Kids' });
-    await shop.api('POST', '/api/coupons', {
-      token: admin,
+    await running.shop.api('POST', '/api/coupons', {
+      token: running.admin,
       body: {
         code: 'ONCE',
         discountType: 'fixed',
@@ -293,7 +290,7 @@ describe('purchase saga through the gateway', () => {
       20_000,
     );
     expect(again.body.amount).toBe(199900 - 10000);
-    const expired = await shop.db.pool.query(
+    const expired = await running.shop.db.pool.query(
       `SELECT count(*)::int AS n FROM checkout.events WHERE stream_id = $1 AND type = 'PaymentOrderExpired'`,
       [`payment-${first.body.id}`],
     );
@@ -305,12 +302,12 @@ describe('purchase saga through the gateway', () => {
 
   it("the seeds' own flow: create-order with the documented fields only, the cart priced at verify", async () => {
     const productId = await createProduct({ name: 'Seed Flow Shawl', price: '1200', quantity: '2', category: 'Women' });
-    const open = await shop.api<CreateOrderAnswer>('POST', '/api/payment/create-order', {
+    const open = await running.shop.api<CreateOrderAnswer>('POST', '/api/payment/create-order', {
       body: { amount: 1200, currency: 'INR', receipt: `rcpt_seed_${Date.now()}` },
     });
     expect(open.status).toBe(201);
     expect(open.body).toMatchObject({ amount: 120000, currency: 'INR', key_id: 'rzp_test_sandbox' });
-    const placed = await shop.api<{ success: boolean; orderNumber: string }>('POST', '/api/payment/verify', {
+    const placed = await running.shop.api<{ success: boolean; orderNumber: string }>('POST', '/api/payment/verify', {
       body: {
         ...(await sandboxPay(sandbox(), open.body.id)),
         orderData: orderData(8000, [{ productId, quantity: 1 }]),
@@ -322,10 +319,10 @@ describe('purchase saga through the gateway', () => {
     expect(order?.totalAmount).toBe(1200);
 
     // paid ₹1 for a ₹1,200 cart: refused for refund, no order, the stock is not taken
-    const cheap = await shop.api<CreateOrderAnswer>('POST', '/api/payment/create-order', {
+    const cheap = await running.shop.api<CreateOrderAnswer>('POST', '/api/payment/create-order', {
       body: { amount: 1, currency: 'INR', receipt: `rcpt_cheap_${Date.now()}` },
     });
-    const refused = await shop.api<{ message: string }>('POST', '/api/payment/verify', {
+    const refused = await running.shop.api<{ message: string }>('POST', '/api/payment/verify', {
       body: {
         ...(await sandboxPay(sandbox(), cheap.body.id)),
         orderData: orderData(8001, [{ productId, quantity: 1 }]),
@@ -337,11 +334,12 @@ describe('purchase saga through the gateway', () => {
     });
     expect((await adminOrders()).some((o) => o.razorpayOrderId === cheap.body.id)).toBe(false);
     await waitUntil(
-      async () => (await shop.api<{ quantity: number }>('GET', `/api/products/${productId}`)).body.quantity === 1,
+      async () =>
+        (await running.shop.api<{ quantity: number }>('GET', `/api/products/${productId}`)).body.quantity === 1,
       'one left',
     );
     // without a cart the opened order cannot be verified
-    const bare = await shop.api<CreateOrderAnswer>('POST', '/api/payment/create-order', {
+    const bare = await running.shop.api<CreateOrderAnswer>('POST', '/api/payment/create-order', {
       body: { amount: 1200, currency: 'INR', receipt: `rcpt_bare_${Date.now()}` },
     });
     expect((await verify(await sandboxPay(sandbox(), bare.body.id))).body).toMatchObject({

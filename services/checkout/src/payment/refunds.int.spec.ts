@@ -1,26 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { paymentStreamId } from '@shop/shared/contracts/payment-events';
 import { sandboxPay } from '../payment-provider/sandbox/sandbox-pay.ts';
 import { webhookSignature } from '../payment-provider/signatures.ts';
 import type { SandboxPayment, SandboxRefund } from '../payment-provider/index.ts';
 import { paymentSettings } from './provider-settings.ts';
 import type { RefundView } from './read-models/refunds-projection.ts';
-import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { testShopForTests } from '@shop/test-support/file-shop';
+import { createProduct as listProduct } from '@shop/test-support/fixtures';
 import { waitUntil } from '@shop/test-support/wait-until';
 
 // Money the shop took but cannot turn into an order goes back to the payer through the provider, exactly
 // once, however many times the provider reports the payment; admins see it at /api/payment/admin/refunds.
 
-let shop: TestShop;
-let admin: string;
-beforeAll(async () => {
-  shop = await startTestShop({ env: { RESERVATION_TTL_SECONDS: '2' } }); // a short hold, to watch it lapse
-  admin = await shop.login();
-});
-afterAll(() => shop.stop());
+// a short hold, to watch it lapse
+const running = testShopForTests({ env: { RESERVATION_TTL_SECONDS: '2' } });
 
-const sandbox = () => `${shop.url}/razorpay-sandbox`;
-const keys = () => paymentSettings(shop.infra.config, shop.url);
+const sandbox = () => `${running.shop.url}/razorpay-sandbox`;
+const keys = () => paymentSettings(running.shop.infra.config, running.shop.url);
 const sandboxGet = async <T>(path: string): Promise<T> => {
   const { keyId, keySecret } = keys();
   const res = await fetch(`${sandbox()}${path}`, {
@@ -31,13 +27,7 @@ const sandboxGet = async <T>(path: string): Promise<T> => {
 };
 const from = (buyer: number) => ({ 'x-forwarded-for': `10.9.${(buyer >> 8) & 255}.${buyer & 255}` });
 
-async function createProduct(fields: Record<string, string>): Promise<string> {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  const r = await shop.api<{ id: string }>('POST', '/api/products', { token: admin, form });
-  expect(r.status).toBe(201);
-  return r.body.id;
-}
+const createProduct = (fields: Record<string, string>) => listProduct(running.shop.api, running.admin, fields);
 
 const orderData = (buyer: number, productId: string) => ({
   address: '12 MG Road, Bengaluru',
@@ -51,7 +41,7 @@ const orderData = (buyer: number, productId: string) => ({
 /** One webhook delivery, signed as Razorpay signs it; the shop's answer. */
 async function deliver(eventId: string, body: unknown): Promise<{ status: number; body: { status?: string } }> {
   const raw = JSON.stringify(body);
-  const res = await fetch(`${shop.url}/api/payment/webhook`, {
+  const res = await fetch(`${running.shop.url}/api/payment/webhook`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -74,19 +64,19 @@ const captured = (payment: SandboxPayment) => ({
 
 const countOf = async (orderId: string, type: string) =>
   (
-    await shop.db.pool.query<{ n: number }>(
+    await running.shop.db.pool.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM checkout.events WHERE stream_id = $1 AND type = $2',
       [paymentStreamId(orderId), type],
     )
   ).rows[0]!.n;
 
 const adminRefunds = async () =>
-  (await shop.api<RefundView[]>('GET', '/api/payment/admin/refunds', { token: admin })).body;
+  (await running.shop.api<RefundView[]>('GET', '/api/payment/admin/refunds', { token: running.admin })).body;
 
 describe('refunds', () => {
   it('a payment captured after its hold lapsed is refunded exactly once, whatever reports it, and admins see it', async () => {
     const productId = await createProduct({ name: 'Late Saree', price: '1999', quantity: '1', category: 'Women' });
-    const order = await shop.api<{ id: string }>('POST', '/api/payment/create-order', {
+    const order = await running.shop.api<{ id: string }>('POST', '/api/payment/create-order', {
       headers: from(1),
       body: { amount: 1, currency: 'INR', receipt: `rcpt_late_${Date.now()}`, orderData: orderData(1, productId) },
     });
@@ -100,7 +90,7 @@ describe('refunds', () => {
     const payment = await sandboxGet<SandboxPayment>(`/v1/payments/${paid.razorpay_payment_id}`);
     const eventId = `evt_dup_${Date.now()}`;
     const [late, ...deliveries] = await Promise.all([
-      shop.api<{ message: string }>('POST', '/api/payment/verify', { headers: from(2), body: paid }),
+      running.shop.api<{ message: string }>('POST', '/api/payment/verify', { headers: from(2), body: paid }),
       ...Array.from({ length: 20 }, () => deliver(eventId, captured(payment))),
     ]);
     expect(late.status).toBe(409);
@@ -136,18 +126,18 @@ describe('refunds', () => {
     expect((await deliver(`${eventId}_new`, captured(payment))).body.status).toBe('refund_due');
     expect(await countOf(orderId, 'RefundDue')).toBe(1);
     expect((await sandboxGet<{ items: SandboxRefund[] }>(`/v1/payments/${payment.id}/refunds`)).items).toHaveLength(1);
-    const queued = await shop.db.pool.query('SELECT 1 FROM checkout.pending_refunds');
+    const queued = await running.shop.db.pool.query('SELECT 1 FROM checkout.pending_refunds');
     expect(queued.rowCount).toBe(0);
   });
 
   it('money taken for a cart whose stock is gone at verify is refunded, and the payment never becomes an order', async () => {
     const productId = await createProduct({ name: 'Gone Kurta', price: '1200', quantity: '0', category: 'Men' });
-    const open = await shop.api<{ id: string }>('POST', '/api/payment/create-order', {
+    const open = await running.shop.api<{ id: string }>('POST', '/api/payment/create-order', {
       headers: from(3),
       body: { amount: 1200, currency: 'INR', receipt: `rcpt_gone_${Date.now()}` },
     });
     const paid = await sandboxPay(sandbox(), open.body.id);
-    const refused = await shop.api<{ message: string }>('POST', '/api/payment/verify', {
+    const refused = await running.shop.api<{ message: string }>('POST', '/api/payment/verify', {
       headers: from(3),
       body: { ...paid, orderData: orderData(3, productId) },
     });
@@ -159,8 +149,11 @@ describe('refunds', () => {
     expect(shown).toMatchObject({ amount: 1200, reason: 'order_refused', customerEmail: 'buyer3@example.in' });
     expect(shown.detail).toContain('Gone Kurta');
     // the stock comes back: a retried verify still does not place the order
-    await shop.api('PUT', `/api/products/${productId}`, { token: admin, form: formOf({ quantity: '5' }) });
-    const retried = await shop.api<{ message: string }>('POST', '/api/payment/verify', {
+    await running.shop.api('PUT', `/api/products/${productId}`, {
+      token: running.admin,
+      form: formOf({ quantity: '5' }),
+    });
+    const retried = await running.shop.api<{ message: string }>('POST', '/api/payment/verify', {
       headers: from(3),
       body: { ...paid, orderData: orderData(3, productId) },
     });
@@ -173,7 +166,7 @@ describe('refunds', () => {
 
   it('an event whose processing fails is not taken for a duplicate: its redelivery is processed again', async () => {
     // An order opened without a cart cannot be recorded from a webhook (its cart comes with verify): refused.
-    const open = await shop.api<{ id: string }>('POST', '/api/payment/create-order', {
+    const open = await running.shop.api<{ id: string }>('POST', '/api/payment/create-order', {
       headers: from(4),
       body: { amount: 500, currency: 'INR', receipt: `rcpt_open_${Date.now()}` },
     });
@@ -187,14 +180,14 @@ describe('refunds', () => {
     // concurrent deliveries of a failing event: each waits for the one at work, then tries in its turn
     const together = await Promise.all(Array.from({ length: 5 }, () => deliver(`${eventId}_b`, captured(payment))));
     expect(together.map((d) => d.status)).toEqual([409, 409, 409, 409, 409]);
-    const claims = await shop.db.pool.query('SELECT 1 FROM checkout.webhook_events WHERE event_id LIKE $1', [
+    const claims = await running.shop.db.pool.query('SELECT 1 FROM checkout.webhook_events WHERE event_id LIKE $1', [
       `${eventId}%`,
     ]);
     expect(claims.rowCount).toBe(0); // every failed claim was given up
   });
 
   it('shows refunds to admins only', async () => {
-    expect((await shop.api('GET', '/api/payment/admin/refunds')).status).toBe(401);
+    expect((await running.shop.api('GET', '/api/payment/admin/refunds')).status).toBe(401);
   });
 });
 
