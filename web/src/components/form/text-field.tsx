@@ -1,4 +1,5 @@
 import { useId, type ComponentProps, type ReactNode } from 'react';
+import checkStyles from './checkbox-field.module.css';
 
 type ControlProps = { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string };
 
@@ -77,5 +78,19 @@ export function TextAreaField({
       className={className}
       control={(props) => <textarea {...props} className="input" {...textareaProps} />}
     />
+  );
+}
+
+/** A checkbox with its label beside it; `onChange` gets whether it is now checked. */
+export function CheckboxField({
+  label,
+  onChange,
+  ...inputProps
+}: { label: string; onChange: (checked: boolean) => void } & Omit<ComponentProps<'input'>, 'type' | 'onChange'>) {
+  return (
+    <label className={checkStyles.check}>
+      <input type="checkbox" {...inputProps} onChange={(event) => onChange(event.target.checked)} />
+      {label}
+    </label>
   );
 }

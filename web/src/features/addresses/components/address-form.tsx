@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { TextField } from '@/components/form/text-field';
+import { CheckboxField, TextField } from '@/components/form/text-field';
 import { useFormFields } from '@/components/form/use-form-fields';
 import { addressPayload, validateAddress, type AddressInput } from '../address';
 import styles from './address-book.module.css';
@@ -49,15 +49,12 @@ export function AddressForm({ title, initial, isCurrentDefault, saving, onSave, 
         <TextField label="State" autoComplete="address-level1" {...field('state')} />
         <TextField label="PIN code" inputMode="numeric" autoComplete="postal-code" {...field('zipCode')} />
       </div>
-      <label className={styles.checkbox}>
-        <input
-          type="checkbox"
-          checked={isCurrentDefault || values.isDefault}
-          disabled={isCurrentDefault}
-          onChange={(event) => setValues((current) => ({ ...current, isDefault: event.target.checked }))}
-        />
-        Set as default address
-      </label>
+      <CheckboxField
+        label="Set as default address"
+        checked={isCurrentDefault || values.isDefault}
+        disabled={isCurrentDefault}
+        onChange={(checked) => setValues((current) => ({ ...current, isDefault: checked }))}
+      />
       <div className="button-row">
         <button type="submit" className="btn btn-primary" disabled={saving}>
           {saving ? 'Saving...' : 'Save Address'}

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '@/app/hooks';
-import { SelectField, TextField } from '@/components/form/text-field';
+import { CheckboxField, SelectField, TextField } from '@/components/form/text-field';
 import { PageHeader } from '@/components/layout/page-header';
 import { notificationShown } from '@/components/notifications/notifications-slice';
 import { useConfirmation } from '@/components/ui/confirm-dialog';
@@ -160,14 +160,7 @@ function SectionForm({ editing, initial, items, onDone }: SectionFormProps) {
           value={values.displayOrder}
           onChange={(event) => set('displayOrder', event.target.value)}
         />
-        <label className={styles.check}>
-          <input
-            type="checkbox"
-            checked={values.isActive}
-            onChange={(event) => set('isActive', event.target.checked)}
-          />
-          Active
-        </label>
+        <CheckboxField label="Active" checked={values.isActive} onChange={(checked) => set('isActive', checked)} />
         <fieldset className={`${styles.wide} field`} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
           <legend className="field-label">
             Select {contentTypeLabels[values.contentType]} ({values.contentIds.length} selected)

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '@/app/hooks';
-import { SelectField, TextAreaField, TextField } from '@/components/form/text-field';
+import { CheckboxField, SelectField, TextAreaField, TextField } from '@/components/form/text-field';
 import { PageHeader } from '@/components/layout/page-header';
 import { notificationShown } from '@/components/notifications/notifications-slice';
 import { useConfirmation } from '@/components/ui/confirm-dialog';
@@ -262,14 +262,7 @@ export function CouponsPage() {
               value={values.description}
               onChange={(event) => set('description', event.target.value)}
             />
-            <label className={styles.check}>
-              <input
-                type="checkbox"
-                checked={values.isActive}
-                onChange={(event) => set('isActive', event.target.checked)}
-              />
-              Active
-            </label>
+            <CheckboxField label="Active" checked={values.isActive} onChange={(checked) => set('isActive', checked)} />
           </div>
           <div className={styles.actions}>
             <button type="submit" className="btn btn-primary" disabled={saving}>

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '@/app/hooks';
-import { TextAreaField, TextField } from '@/components/form/text-field';
+import { CheckboxField, TextAreaField, TextField } from '@/components/form/text-field';
 import { PageHeader } from '@/components/layout/page-header';
 import { notificationShown } from '@/components/notifications/notifications-slice';
 import { Spinner } from '@/components/ui/spinner';
@@ -72,14 +72,11 @@ function SettingsForm({ saved }: { saved: DeliverySettings }) {
   return (
     <>
       <form className={styles.card} onSubmit={(event) => void onSubmit(event)} noValidate>
-        <label className={styles.check}>
-          <input
-            type="checkbox"
-            checked={values.isEnabled}
-            onChange={(event) => set('isEnabled', event.target.checked)}
-          />
-          Enable delivery charges
-        </label>
+        <CheckboxField
+          label="Enable delivery charges"
+          checked={values.isEnabled}
+          onChange={(checked) => set('isEnabled', checked)}
+        />
         <div className={styles.grid}>
           {(Object.keys(amountLabels) as AmountField[]).map((field) => (
             <TextField

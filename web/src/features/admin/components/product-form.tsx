@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useAppDispatch } from '@/app/hooks';
 import { failureShown, notificationShown } from '@/components/notifications/notifications-slice';
-import { TextField } from '@/components/form/text-field';
+import { TextAreaField, TextField } from '@/components/form/text-field';
 import type { Product } from '@/types/api';
 import { useCreateProductMutation, useUpdateProductMutation } from '../api/products-admin-api';
 import {
@@ -145,12 +145,7 @@ export function ProductForm({ product, onDone }: ProductFormProps) {
       {bySize > 0 ? (
         <p className={styles.hint}>Sold by size: the quantity is the sum of the sizes ({bySize}).</p>
       ) : null}
-      <div className="field">
-        <label className="field-label" htmlFor={`${imageId}-description`}>
-          Description
-        </label>
-        <textarea id={`${imageId}-description`} className="input" rows={3} {...field('description')} />
-      </div>
+      <TextAreaField label="Description" rows={3} {...field('description')} />
       <div className="field">
         <label className="field-label" htmlFor={imageId}>
           Image

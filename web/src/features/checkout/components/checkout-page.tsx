@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch } from '@/app/hooks';
-import { TextField } from '@/components/form/text-field';
+import { SelectField, TextField } from '@/components/form/text-field';
 import { notificationShown } from '@/components/notifications/notifications-slice';
 import { PageTitle } from '@/components/seo/page-title';
 import { ProductImage } from '@/components/ui/product-image';
@@ -128,24 +128,18 @@ export function CheckoutPage({ lines, profile, isLoggedIn, onOrderPlaced }: Chec
                   No saved addresses yet. Add them in <Link to={paths.profile.getHref()}>your profile</Link>.
                 </p>
               ) : (
-                <div className="field">
-                  <label className="field-label" htmlFor={pickerId}>
-                    Saved address
-                  </label>
-                  <select
-                    id={pickerId}
-                    className="input"
-                    value={pickedAddress}
-                    onChange={(event) => pickAddress(event.target.value)}
-                  >
-                    <option value="">Choose a saved address</option>
-                    {savedAddresses.map((saved) => (
-                      <option key={String(saved.id)} value={String(saved.id)}>
-                        {savedAddressLabel(saved)}
-                      </option>
-                    ))}
-                  </select>
-                </div>
+                <SelectField
+                  label="Saved address"
+                  value={pickedAddress}
+                  onChange={(event) => pickAddress(event.target.value)}
+                >
+                  <option value="">Choose a saved address</option>
+                  {savedAddresses.map((saved) => (
+                    <option key={String(saved.id)} value={String(saved.id)}>
+                      {savedAddressLabel(saved)}
+                    </option>
+                  ))}
+                </SelectField>
               )}
             </section>
           ) : null}

@@ -1,6 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch } from '@/app/hooks';
+import { SelectField, TextAreaField } from '@/components/form/text-field';
 import { failureShown, notificationShown } from '@/components/notifications/notifications-slice';
 import { StarIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
@@ -35,8 +36,6 @@ function TestimonialForm({ isLoggedIn, loginHref }: { isLoggedIn: boolean; login
   const [rating, setRating] = useState(DEFAULT_RATING);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const ratingId = useId();
-  const textId = useId();
 
   if (!isLoggedIn) {
     return (
@@ -71,42 +70,20 @@ function TestimonialForm({ isLoggedIn, loginHref }: { isLoggedIn: boolean; login
   return (
     <form className={styles.reviewForm} onSubmit={(event) => void onSubmit(event)} noValidate>
       <h3 className={styles.reviewFormTitle}>Share your experience</h3>
-      <div className="field">
-        <label className="field-label" htmlFor={ratingId}>
-          Rating
-        </label>
-        <select
-          id={ratingId}
-          className="input"
-          value={rating}
-          onChange={(event) => setRating(Number(event.target.value))}
-        >
-          {RATINGS.map((value) => (
-            <option key={value} value={value}>
-              {`${value} star${value === 1 ? '' : 's'}`}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label className="field-label" htmlFor={textId}>
-          Your review
-        </label>
-        <textarea
-          id={textId}
-          className="input"
-          rows={4}
-          value={text}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${textId}-error` : undefined}
-          onChange={(event) => setText(event.target.value)}
-        />
-        {error ? (
-          <p id={`${textId}-error`} className="field-error">
-            {error}
-          </p>
-        ) : null}
-      </div>
+      <SelectField label="Rating" value={rating} onChange={(event) => setRating(Number(event.target.value))}>
+        {RATINGS.map((value) => (
+          <option key={value} value={value}>
+            {`${value} star${value === 1 ? '' : 's'}`}
+          </option>
+        ))}
+      </SelectField>
+      <TextAreaField
+        label="Your review"
+        rows={4}
+        value={text}
+        error={error}
+        onChange={(event) => setText(event.target.value)}
+      />
       <button type="submit" className="btn btn-primary" disabled={isLoading}>
         {isLoading ? 'Submitting...' : 'Submit Review'}
       </button>
