@@ -1,28 +1,15 @@
-import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createLogger } from '../observability/logger.ts';
-import { createCache, type Cache } from './index.ts';
-import { deleteRedisKeys, uniquePrefix } from './testing/redis-keys.ts';
+import { createCache } from './index.ts';
+import { closedAfterEachTest, redisAndMemory, testPrefixes } from './testing/contract-setup.ts';
 import { waitUntil } from '@shop/test-support/wait-until';
 
 const redisUrl = inject('redisUrl');
 const logger = createLogger('test', 'silent');
-const prefixes: string[] = [];
-afterAll(() => deleteRedisKeys(redisUrl, prefixes));
+const newPrefix = testPrefixes(redisUrl);
 
-describe.each([
-  { adapter: 'redis', redisUrl },
-  { adapter: 'memory', redisUrl: undefined },
-])('Cache contract: $adapter', ({ redisUrl }) => {
-  const opened: Cache[] = [];
-  const open = (prefix = uniquePrefix('cache')): Cache => {
-    prefixes.push(prefix);
-    const cache = createCache({ redisUrl, prefix, logger });
-    opened.push(cache);
-    return cache;
-  };
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((c) => c.close()));
-  });
+describe.each(redisAndMemory(redisUrl))('Cache contract: $adapter', ({ redisUrl }) => {
+  const open = closedAfterEachTest(() => createCache({ redisUrl, prefix: newPrefix('cache'), logger }));
 
   it('gets what was set, null for a missing key, and null again after del', async () => {
     const cache = open();
@@ -78,8 +65,7 @@ describe.each([
 
 describe('RedisCache', () => {
   it('shares entries between instances (processes) that use the same prefix', async () => {
-    const prefix = uniquePrefix('cache');
-    prefixes.push(prefix);
+    const prefix = newPrefix('cache');
     const writer = createCache({ redisUrl, prefix, logger });
     const reader = createCache({ redisUrl, prefix, logger });
     try {

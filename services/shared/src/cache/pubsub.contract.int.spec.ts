@@ -1,29 +1,15 @@
-import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createLogger } from '../observability/logger.ts';
-import { createPubSub, type PubSub } from './index.ts';
-import { deleteRedisKeys, uniquePrefix } from './testing/redis-keys.ts';
+import { createPubSub } from './index.ts';
+import { closedAfterEachTest, redisAndMemory, testPrefixes } from './testing/contract-setup.ts';
 import { waitUntil } from '@shop/test-support/wait-until';
 
 const redisUrl = inject('redisUrl');
 const logger = createLogger('test', 'silent');
-const prefixes: string[] = [];
-afterAll(() => deleteRedisKeys(redisUrl, prefixes));
+const newPrefix = testPrefixes(redisUrl);
 
-describe.each([
-  { adapter: 'redis', redisUrl },
-  { adapter: 'memory', redisUrl: undefined },
-])('PubSub contract: $adapter', ({ redisUrl }) => {
-  const opened: PubSub[] = [];
-  const open = (): PubSub => {
-    const prefix = uniquePrefix('pubsub');
-    prefixes.push(prefix);
-    const pubsub = createPubSub({ redisUrl, prefix, logger });
-    opened.push(pubsub);
-    return pubsub;
-  };
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((p) => p.close()));
-  });
+describe.each(redisAndMemory(redisUrl))('PubSub contract: $adapter', ({ redisUrl }) => {
+  const open = closedAfterEachTest(() => createPubSub({ redisUrl, prefix: newPrefix('pubsub'), logger }));
 
   it('delivers published messages to a subscriber in publish order, asynchronously', async () => {
     const pubsub = open();
@@ -100,9 +86,8 @@ describe.each([
 
 describe('RedisPubSub', () => {
   it('fans out across instances (processes) that use the same prefix, and isolates other prefixes', async () => {
-    const prefix = uniquePrefix('pubsub');
-    const otherPrefix = uniquePrefix('pubsub');
-    prefixes.push(prefix, otherPrefix);
+    const prefix = newPrefix('pubsub');
+    const otherPrefix = newPrefix('pubsub');
     const gateway = createPubSub({ redisUrl, prefix, logger });
     const gateway2 = createPubSub({ redisUrl, prefix, logger });
     const orderService = createPubSub({ redisUrl, prefix, logger });

@@ -36,6 +36,10 @@ describe('PostgresLogSubscription', () => {
     await db.drop();
   });
 
+  /** Whether the consumer has applied `streamId` up to `version` within `timeoutMs`. */
+  const appliedUpTo = (streamId: string, version: number, timeoutMs: number) =>
+    waitForProjection({ pool: db.pool, schema: 'orders', consumer: consumer.name, streamId, version, timeoutMs });
+
   async function started(options: { batchSize?: number } = {}): Promise<PostgresLogSubscription> {
     const s = new PostgresLogSubscription({ pool: db.pool, consumer, pollIntervalMs: 60_000, ...options });
     subscriptions.push(s);
@@ -51,16 +55,7 @@ describe('PostgresLogSubscription', () => {
       }),
     );
     for (let s = 0; s < 10; s++) {
-      expect(
-        await waitForProjection({
-          pool: db.pool,
-          schema: 'orders',
-          consumer: consumer.name,
-          streamId: `product-${s}`,
-          version: 10,
-          timeoutMs: 20_000,
-        }),
-      ).toBe(true);
+      expect(await appliedUpTo(`product-${s}`, 10, 20_000)).toBe(true);
     }
     const { rows } = await db.pool.query<{ n: number; distinct_ids: number }>(
       'SELECT count(*)::int AS n, count(DISTINCT event_id)::int AS distinct_ids FROM orders.applied',
@@ -78,40 +73,13 @@ describe('PostgresLogSubscription', () => {
       const late = await store.append('product-late', 0, [{ type: 'ProductCreated', data: {} }]);
       expect(early.lastGlobalPosition < late.lastGlobalPosition).toBe(true);
       // The committed event waits behind the open transaction rather than jumping the checkpoint past it.
-      expect(
-        await waitForProjection({
-          pool: db.pool,
-          schema: 'orders',
-          consumer: consumer.name,
-          streamId: 'product-late',
-          version: 1,
-          timeoutMs: 300,
-        }),
-      ).toBe(false);
+      expect(await appliedUpTo('product-late', 1, 300)).toBe(false);
       await slow.query('COMMIT');
     } finally {
       slow.release();
     }
-    expect(
-      await waitForProjection({
-        pool: db.pool,
-        schema: 'orders',
-        consumer: consumer.name,
-        streamId: 'product-late',
-        version: 1,
-        timeoutMs: 10_000,
-      }),
-    ).toBe(true);
-    expect(
-      await waitForProjection({
-        pool: db.pool,
-        schema: 'orders',
-        consumer: consumer.name,
-        streamId: 'product-early',
-        version: 1,
-        timeoutMs: 10_000,
-      }),
-    ).toBe(true);
+    expect(await appliedUpTo('product-late', 1, 10_000)).toBe(true);
+    expect(await appliedUpTo('product-early', 1, 10_000)).toBe(true);
     expect(applied.map((e) => e.streamId)).toEqual(['product-early', 'product-late']);
   });
 
@@ -127,15 +95,6 @@ describe('PostgresLogSubscription', () => {
     await new PostgresEventStore(db.pool, 'catalog').append('product-after-outage', 0, [
       { type: 'ProductCreated', data: {} },
     ]);
-    expect(
-      await waitForProjection({
-        pool: db.pool,
-        schema: 'orders',
-        consumer: consumer.name,
-        streamId: 'product-after-outage',
-        version: 1,
-        timeoutMs: 10_000,
-      }),
-    ).toBe(true);
+    expect(await appliedUpTo('product-after-outage', 1, 10_000)).toBe(true);
   });
 });
