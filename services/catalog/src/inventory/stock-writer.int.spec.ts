@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
-import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
+import { testEventStore } from '@shop/test-support/test-event-store';
 import {
   evolveStock,
   initialStockState,
@@ -12,13 +12,7 @@ import {
 import { stockStreamId, type StockEvent } from '../stock/events.ts';
 import { SOLD_OUT_TRUSTED_MS, StockWriter } from './stock-writer.ts';
 
-let db: TestDatabase;
-let store: PostgresEventStore;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  store = new PostgresEventStore(db.pool, 'catalog');
-});
-afterAll(() => db.drop());
+const testLog = testEventStore('catalog');
 
 /**
  * The writer's trust window is measured with performance.now(); the test holds that clock still (and far
@@ -30,13 +24,14 @@ beforeEach(() => {
   clock = 1_000_000;
   vi.spyOn(performance, 'now').mockImplementation(() => clock);
   // Every trip to Postgres: readStream goes through pool.query, append through pool.connect.
-  const query = db.pool.query.bind(db.pool) as typeof db.pool.query;
-  const connect = db.pool.connect.bind(db.pool) as typeof db.pool.connect;
-  vi.spyOn(db.pool, 'query').mockImplementation(((...args: Parameters<typeof query>) => {
+  const pool = testLog.db.pool;
+  const query = pool.query.bind(pool) as typeof pool.query;
+  const connect = pool.connect.bind(pool) as typeof pool.connect;
+  vi.spyOn(pool, 'query').mockImplementation(((...args: Parameters<typeof query>) => {
     queries += 1;
     return (query as (...a: unknown[]) => unknown)(...args);
   }) as typeof query);
-  vi.spyOn(db.pool, 'connect').mockImplementation(((...args: Parameters<typeof connect>) => {
+  vi.spyOn(pool, 'connect').mockImplementation(((...args: Parameters<typeof connect>) => {
     queries += 1;
     return (connect as (...a: unknown[]) => unknown)(...args);
   }) as typeof connect);
@@ -61,7 +56,7 @@ const release = (productId: string, reservationId: string): StockCommand => ({
 
 /** A writer with a fresh sold-out stream of `n` units, all held (hold ids h0..h{n-1}). */
 async function soldOut(n: number) {
-  const writer = new StockWriter(store);
+  const writer = new StockWriter(testLog.store);
   const productId = randomUUID();
   const stream = stockStreamId(productId, null);
   await writer.execute(stream, setLevel(productId, n));
@@ -69,7 +64,7 @@ async function soldOut(n: number) {
   return { writer, productId, stream };
 }
 
-const types = async (stream: string) => (await store.readStream(stream)).map((e) => e.type);
+const types = async (stream: string) => (await testLog.store.readStream(stream)).map((e) => e.type);
 
 describe('StockWriter: a sold-out stream refuses in memory', () => {
   it('refuses a further hold with InsufficientStockError(0) without any query reaching Postgres', async () => {
@@ -88,20 +83,20 @@ describe('StockWriter: a sold-out stream refuses in memory', () => {
   it('asks Postgres again once an append outside the writer (an admin restock in this process) reached the stream', async () => {
     const { writer, productId, stream } = await soldOut(2);
     // The admin sets stock to 2 more units: appended by the store, not through the writer.
-    await store.append(stream, 3, [
+    await testLog.store.append(stream, 3, [
       { type: 'StockLevelSet', data: { productId, size: null, available: 2, at: now.toISOString() } },
     ]);
     queries = 0;
     const events = await writer.execute(stream, reserve(productId, 'after-restock'));
     expect(events.map((e) => e.type)).toEqual(['StockReserved']);
     expect(queries).toBeGreaterThan(0);
-    expect((await store.readStream(stream)).at(-1)!.data).toMatchObject({ reservationId: 'after-restock' });
+    expect((await testLog.store.readStream(stream)).at(-1)!.data).toMatchObject({ reservationId: 'after-restock' });
   });
 
   it("trusts the sold-out state only SOLD_OUT_TRUSTED_MS: another process's restock is seen after that", async () => {
     const { writer, productId, stream } = await soldOut(1);
     // Another process's store: its append does not reach this process's listeners.
-    const otherProcess = new PostgresEventStore(db.pool, 'catalog');
+    const otherProcess = new PostgresEventStore(testLog.db.pool, 'catalog');
     await otherProcess.append(stream, 2, [
       { type: 'StockLevelSet', data: { productId, size: null, available: 1, at: now.toISOString() } },
     ]);
@@ -161,26 +156,26 @@ describe('StockWriter: an append that lost to another process', () => {
   });
   const fullFold = async (stream: string) =>
     view(
-      (await store.readStream(stream)).reduce(
+      (await testLog.store.readStream(stream)).reduce(
         (state, e) => evolveStock(state, { type: e.type, data: e.data } as StockEvent),
         initialStockState(),
       ),
     );
 
   it('reads on from the version it held (not from the start), decides again, and ends in the state of a full fold', async () => {
-    const writer = new StockWriter(store);
+    const writer = new StockWriter(testLog.store);
     const productId = randomUUID();
     const stream = stockStreamId(productId, null);
     await writer.execute(stream, setLevel(productId, 5));
     await writer.execute(stream, reserve(productId, 'h0'));
     await writer.execute(stream, reserve(productId, 'h1'));
     // Another process (its own store: its appends reach no listener here) holds 2 units and releases h0.
-    const otherProcess = new PostgresEventStore(db.pool, 'catalog');
+    const otherProcess = new PostgresEventStore(testLog.db.pool, 'catalog');
     await otherProcess.append(stream, 3, [
       { type: 'StockReserved', data: { productId, size: null, reservationId: 'x', quantity: 2, at } },
       { type: 'StockReleased', data: { productId, size: null, reservationId: 'h0', quantity: 1, reason: 'test', at } },
     ]);
-    const reads = vi.spyOn(store, 'readStream');
+    const reads = vi.spyOn(testLog.store, 'readStream');
 
     // Within the trust window the writer decides on its state at version 3: the append loses, it reads 4 on.
     expect((await writer.execute(stream, reserve(productId, 'mine'))).map((e) => e.type)).toEqual(['StockReserved']);

@@ -1,30 +1,31 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testEventStore } from '@shop/test-support/test-event-store';
 import { NewStreamAppender } from './new-stream-appender.ts';
-import { PostgresEventStore, StreamVersionConflictError } from './postgres-event-store.ts';
+import { StreamVersionConflictError } from './postgres-event-store.ts';
 import type { RecordedEvent } from './types.ts';
 
-let db: TestDatabase;
-let store: PostgresEventStore;
+const testLog = testEventStore('checkout');
 const told: RecordedEvent[] = [];
-beforeAll(async () => {
-  db = await createTestDatabase();
-  store = new PostgresEventStore(db.pool, 'checkout');
-  store.onAppended((events) => told.push(...events));
+beforeAll(() => {
+  testLog.store.onAppended((events) => told.push(...events));
 });
-afterAll(() => db.drop());
 
 const opened = (i: number) => ({ type: 'PaymentOrderOpened', data: { razorpayOrderId: `order_${i}`, amountPaise: i } });
 
 /** The rows of these streams in checkout.events (and their outbox rows), by stream. */
 async function rowsOf(streamIds: string[]) {
-  const events = await db.pool.query<{ stream_id: string; stream_version: number; event_id: string; tx: string }>(
+  const events = await testLog.db.pool.query<{
+    stream_id: string;
+    stream_version: number;
+    event_id: string;
+    tx: string;
+  }>(
     `SELECT stream_id, stream_version, event_id, transaction_id::text AS tx FROM checkout.events
       WHERE stream_id = ANY($1) ORDER BY global_position`,
     [streamIds],
   );
-  const outbox = await db.pool.query<{ event_id: string; stream_id: string; type: string }>(
+  const outbox = await testLog.db.pool.query<{ event_id: string; stream_id: string; type: string }>(
     `SELECT event_id, stream_id, type FROM checkout.outbox WHERE stream_id = ANY($1)`,
     [streamIds],
   );
@@ -33,7 +34,7 @@ async function rowsOf(streamIds: string[]) {
 
 describe('NewStreamAppender (group commit of new streams)', () => {
   it('200 concurrent starts on distinct streams: all at version 1, readable, in a few transactions, with outbox rows and listeners told', async () => {
-    const appender = new NewStreamAppender(store);
+    const appender = new NewStreamAppender(testLog.store);
     const run = randomUUID().slice(0, 8);
     const streamIds = Array.from({ length: 200 }, (_, i) => `payment-${run}-${i}`);
     told.length = 0;
@@ -55,7 +56,7 @@ describe('NewStreamAppender (group commit of new streams)', () => {
       expect(r.lastGlobalPosition).toBe(r.events[0]!.globalPosition);
     });
     for (const [i, id] of streamIds.entries()) {
-      const read = await store.readStream(id);
+      const read = await testLog.store.readStream(id);
       expect(read.map((e) => [e.streamVersion, e.type, e.eventId])).toEqual([
         [1, 'PaymentOrderOpened', results[i]!.events[0]!.eventId],
       ]);
@@ -75,10 +76,10 @@ describe('NewStreamAppender (group commit of new streams)', () => {
   });
 
   it('a start on a stream that exists rejects with StreamVersionConflictError; the others of its batch are written', async () => {
-    const appender = new NewStreamAppender(store);
+    const appender = new NewStreamAppender(testLog.store);
     const run = randomUUID().slice(0, 8);
     const existing = `payment-${run}-existing`;
-    await store.append(existing, 0, [opened(-1)]);
+    await testLog.store.append(existing, 0, [opened(-1)]);
     const streamIds = Array.from({ length: 30 }, (_, i) => (i === 17 ? existing : `payment-${run}-${i}`));
     told.length = 0;
     // Two events per stream: each caller's result must carry its own two.
@@ -104,7 +105,7 @@ describe('NewStreamAppender (group commit of new streams)', () => {
       ]);
     });
     // The existing stream is untouched; each new one holds exactly its two events, with outbox rows.
-    expect((await store.readStream(existing)).map((e) => e.data)).toEqual([opened(-1).data]);
+    expect((await testLog.store.readStream(existing)).map((e) => e.data)).toEqual([opened(-1).data]);
     const { events, outbox } = await rowsOf(fresh);
     expect(events).toHaveLength(58);
     expect(outbox.map((o) => o.event_id).sort()).toEqual(events.map((e) => e.event_id).sort());
@@ -114,9 +115,9 @@ describe('NewStreamAppender (group commit of new streams)', () => {
   it('appendToNewStreams is all or nothing: a batch naming an existing stream writes nothing and names it', async () => {
     const run = randomUUID().slice(0, 8);
     const existing = `payment-${run}-existing`;
-    await store.append(existing, 0, [opened(0)]);
+    await testLog.store.append(existing, 0, [opened(0)]);
     const others = [`payment-${run}-a`, `payment-${run}-b`];
-    const err = await store
+    const err = await testLog.store
       .appendToNewStreams([
         { streamId: others[0]!, events: [opened(1)] },
         { streamId: existing, events: [opened(2)] },
