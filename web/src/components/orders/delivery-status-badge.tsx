@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Icon } from '@/components/ui/icons';
 import styles from './delivery-status-badge.module.css';
 
 type Tone = 'delivered' | 'outForDelivery' | 'processing' | 'cancelled' | 'other';
@@ -21,21 +22,9 @@ export function deliveryStatusTone(status: string): Tone {
 }
 
 const svg = (children: ReactNode) => (
-  <svg
-    className={styles.icon}
-    width="14"
-    height="14"
-    viewBox="0 0 24 24"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth="2.25"
-    strokeLinecap="round"
-    strokeLinejoin="round"
-    aria-hidden="true"
-    focusable="false"
-  >
+  <Icon className={styles.icon} width="14" height="14" strokeWidth="2.25">
     {children}
-  </svg>
+  </Icon>
 );
 
 const icons: Record<Tone, ReactNode> = {

@@ -3,7 +3,8 @@ import type { SVGProps } from 'react';
 // Small inline icons (24px grid, stroke follows currentColor); decorative unless given a title by the caller.
 type IconProps = SVGProps<SVGSVGElement>;
 
-function Icon({ children, ...props }: IconProps) {
+/** The frame every icon draws in; size, stroke and class can be changed by the caller. */
+export function Icon({ children, ...props }: IconProps) {
   return (
     <svg
       width="20"

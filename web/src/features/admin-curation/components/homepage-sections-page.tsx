@@ -4,6 +4,7 @@ import { CheckboxField, SelectField, TextField } from '@/components/form/text-fi
 import { PageHeader } from '@/components/layout/page-header';
 import { notificationShown } from '@/components/notifications/notifications-slice';
 import { useConfirmation } from '@/components/ui/confirm-dialog';
+import { StatusPill } from '@/components/ui/status-pill';
 import {
   contentTypes,
   textSizes,
@@ -282,8 +283,7 @@ export function HomepageSectionsPage() {
             >
               <div className={`${styles.row} ${styles.between}`}>
                 <h3>
-                  {section.name}{' '}
-                  {section.isActive ? null : <span className={`${styles.status} ${styles.inactive}`}>Inactive</span>}
+                  {section.name} {section.isActive ? null : <StatusPill tone="muted">Inactive</StatusPill>}
                 </h3>
                 <div className={styles.actions}>
                   <button

@@ -2,13 +2,21 @@ import { useAppDispatch } from '@/app/hooks';
 import { notificationShown } from '@/components/notifications/notifications-slice';
 import { PageHeader } from '@/components/layout/page-header';
 import { LoadedList } from '@/components/ui/loaded-list';
+import { StatusPill, type PillTone } from '@/components/ui/status-pill';
 import {
   useDeleteTestimonialMutation,
   useGetAdminTestimonialsQuery,
   useSetTestimonialStatusMutation,
   type AdminTestimonial,
+  type TestimonialStatus,
 } from '../api/curation-api';
 import styles from './curation.module.css';
+
+const testimonialTone: Record<TestimonialStatus, PillTone> = {
+  pending: 'warning',
+  approved: 'success',
+  rejected: 'danger',
+};
 
 function Stars({ rating }: { rating: number }) {
   const whole = Math.max(0, Math.min(5, Math.round(rating)));
@@ -63,7 +71,9 @@ export function TestimonialsPage() {
               <li key={testimonial.id} className={styles.card}>
                 <div className={`${styles.row} ${styles.between}`}>
                   <Stars rating={testimonial.rating} />
-                  <span className={`${styles.status} ${styles[testimonial.status] ?? ''}`}>{testimonial.status}</span>
+                  <StatusPill tone={testimonialTone[testimonial.status]} className={styles.capitalize}>
+                    {testimonial.status}
+                  </StatusPill>
                 </div>
                 <p className={styles.text}>“{testimonial.text}”</p>
                 <p className={styles.meta}>

@@ -6,6 +6,7 @@ import { notificationShown } from '@/components/notifications/notifications-slic
 import { useConfirmation } from '@/components/ui/confirm-dialog';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { LoadedList } from '@/components/ui/loaded-list';
+import { StatusPill, type PillTone } from '@/components/ui/status-pill';
 import { errorMessage } from '@/lib/api-client';
 import { formatRupees } from '@/lib/money';
 import {
@@ -19,11 +20,11 @@ import { couponFormToInput, couponToForm, emptyCouponForm, type CouponFormValues
 import { couponStatus, couponUsage, type CouponStatus } from '../coupon-status';
 import styles from './pricing.module.css';
 
-const statusClass: Record<CouponStatus, string | undefined> = {
-  Active: styles.statusActive,
-  Inactive: styles.statusInactive,
-  Expired: styles.statusExpired,
-  'Limit Reached': styles.statusLimit,
+const statusTone: Record<CouponStatus, PillTone> = {
+  Active: 'success',
+  Inactive: 'muted',
+  Expired: 'danger',
+  'Limit Reached': 'warning',
 };
 
 function formatDay(bound: string | null): string | null {
@@ -135,7 +136,7 @@ export function CouponsPage() {
       label: 'Status',
       cell: (coupon) => {
         const status = couponStatus(coupon, now);
-        return <span className={`${styles.status} ${statusClass[status] ?? ''}`}>{status}</span>;
+        return <StatusPill tone={statusTone[status]}>{status}</StatusPill>;
       },
     },
     {

@@ -1,6 +1,7 @@
 import { PageHeader } from '@/components/layout/page-header';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { LoadedList } from '@/components/ui/loaded-list';
+import { StatusPill } from '@/components/ui/status-pill';
 import { formatRupees } from '@/lib/money';
 import { useGetAdminRefundsQuery, type Refund } from '../api/refunds-api';
 import { formatIndiaTime, refundReason, refundStatus } from '../refund-labels';
@@ -32,9 +33,7 @@ const columns: Column<Refund>[] = [
     label: 'Status',
     cell: (refund) => (
       <>
-        <span className={refund.status === 'refunded' ? styles.statusDone : styles.statusDue}>
-          {refundStatus(refund)}
-        </span>
+        <StatusPill tone={refund.status === 'refunded' ? 'success' : 'warning'}>{refundStatus(refund)}</StatusPill>
         {refund.refundId ? <div className={styles.code}>{refund.refundId}</div> : null}
         {refund.lastError ? <div className={styles.detail}>{refund.lastError}</div> : null}
       </>
