@@ -8,7 +8,7 @@ export function ContactRoute() {
       <PageTitle title="Contact us" />
       <h1 className="page-title">Contact us</h1>
       <p className="lead">Questions about an order, a size or a return? We are happy to help.</p>
-      <dl className="contact-list">
+      <dl className="surface contact-list">
         <div>
           <dt>E-mail</dt>
           <dd>
