@@ -1,33 +1,16 @@
 /** Events of the `home-section-<id>` stream: an admin-curated row of products or collections on the home page. */
 
-/** Text styles the admin can pick (seed 001, Homepage section): effects, then font names. */
-export const TEXT_STYLES = [
-  'default',
-  'outline',
-  'bold',
-  'italic',
-  'uppercase',
-  'lowercase',
-  'thin-outline',
-  'Avenir',
-  'PHOSPHATE',
-  'Courier',
-  'Chalkboard',
-  'Open Sans',
-  'Vacations in Paradise',
-  'Snell Roundhand',
-  "DAN'S DISNEY",
-  'Papyrus',
-  'Comic Sans',
-  'Trattatello',
-] as const;
-export type TextStyle = (typeof TEXT_STYLES)[number];
+/** What an admin may pick for a section is a contract the web app shares. */
+export {
+  CONTENT_TYPES,
+  TEXT_SIZES,
+  TEXT_STYLES,
+  type ContentType,
+  type TextSize,
+  type TextStyle,
+} from '@shop/shared/contracts/home-section-choices';
 
-export const TEXT_SIZES = ['small', 'normal', 'big'] as const;
-export type TextSize = (typeof TEXT_SIZES)[number];
-
-export const CONTENT_TYPES = ['products', 'collections'] as const;
-export type ContentType = (typeof CONTENT_TYPES)[number];
+import type { ContentType, TextSize, TextStyle } from '@shop/shared/contracts/home-section-choices';
 
 export interface HomeSectionDetails {
   name: string;
