@@ -336,8 +336,16 @@ function hostileMultipart(value: unknown, rng: Rng): RawBody {
       Buffer.from(CRLF),
     ]);
   const end = Buffer.from(`--${boundary}--${CRLF}`);
+  const field = (name: string, content: string | Buffer) =>
+    part(`Content-Disposition: form-data; name="${name}"`, content);
   const file = (name: string, filename: string, ctype: string, bytes: Buffer) =>
     part(`Content-Disposition: form-data; name="${name}"; filename="${filename}"${CRLF}Content-Type: ${ctype}`, bytes);
+  /** A form of these parts, closed by the boundary. */
+  const form = (name: string, ...parts: Buffer[]): RawBody => ({
+    name: `multipart: ${name}`,
+    contentType: type,
+    bytes: Buffer.concat([...parts, end]),
+  });
   const valid = multipart(value, rng, boundary).bytes!;
   const kind = rng.int(0, 13);
   switch (kind) {
@@ -352,96 +360,46 @@ function hostileMultipart(value: unknown, rng: Rng): RawBody {
     case 2:
       return { name: 'multipart: junk bytes', contentType: type, bytes: Buffer.from('\x00\xff junk \r\n--x') };
     case 3:
-      return {
-        name: 'multipart: part without a name',
-        contentType: type,
-        bytes: Buffer.concat([part('Content-Disposition: form-data', 'x'), end]),
-      };
+      return form('part without a name', part('Content-Disposition: form-data', 'x'));
     case 4:
-      return {
-        name: 'multipart: 60 fields',
-        contentType: type,
-        bytes: Buffer.concat([
-          ...Array.from({ length: 60 }, (_, i) => part(`Content-Disposition: form-data; name="f${i}"`, 'v')),
-          end,
-        ]),
-      };
+      return form('60 fields', ...Array.from({ length: 60 }, (_, i) => field(`f${i}`, 'v')));
     case 5:
-      return {
-        name: 'multipart: two image files',
-        contentType: type,
-        bytes: Buffer.concat([
-          file('image', 'a.png', 'image/png', TINY_PNG),
-          file('image', 'b.png', 'image/png', TINY_PNG),
-          end,
-        ]),
-      };
+      return form(
+        'two image files',
+        file('image', 'a.png', 'image/png', TINY_PNG),
+        file('image', 'b.png', 'image/png', TINY_PNG),
+      );
     case 6:
-      return {
-        name: 'multipart: file in an unknown field',
-        contentType: type,
-        bytes: Buffer.concat([file('avatar', 'a.png', 'image/png', TINY_PNG), end]),
-      };
+      return form('file in an unknown field', file('avatar', 'a.png', 'image/png', TINY_PNG));
     case 7:
-      return {
-        name: 'multipart: text file as image',
-        contentType: type,
-        bytes: Buffer.concat([file('image', 'a.png', 'image/png', Buffer.from('<?php echo 1; ?>')), end]),
-      };
+      return form('text file as image', file('image', 'a.png', 'image/png', Buffer.from('<?php echo 1; ?>')));
     case 8:
-      return {
-        name: 'multipart: non-image type',
-        contentType: type,
-        bytes: Buffer.concat([file('image', 'a.html', 'text/html', Buffer.from('<script>alert(1)</script>')), end]),
-      };
+      return form('non-image type', file('image', 'a.html', 'text/html', Buffer.from('<script>alert(1)</script>')));
     case 9:
-      return {
-        name: 'multipart: traversal file name',
-        contentType: type,
-        bytes: Buffer.concat([
-          valid.subarray(0, valid.length - end.length),
-          file('image', '../../../etc/passwd', 'image/png', TINY_PNG),
-          end,
-        ]),
-      };
+      return form(
+        'traversal file name',
+        valid.subarray(0, valid.length - end.length),
+        file('image', '../../../etc/passwd', 'image/png', TINY_PNG),
+      );
     case 10:
       return {
         name: 'multipart: NUL and lone surrogate in fields',
         contentType: type,
-        bytes: Buffer.concat([
-          part('Content-Disposition: form-data; name="name"', 'a\u0000b'),
-          part('Content-Disposition: form-data; name="description"', Buffer.from([0xed, 0xa0, 0x80])),
-          valid,
-        ]),
+        bytes: Buffer.concat([field('name', 'a\u0000b'), field('description', Buffer.from([0xed, 0xa0, 0x80])), valid]),
       };
     case 11:
-      return {
-        name: 'multipart: field over 1 MB',
-        contentType: type,
-        bytes: Buffer.concat([
-          part('Content-Disposition: form-data; name="description"', 'A'.repeat(1.1 * 1024 * 1024)),
-          end,
-        ]),
-      };
+      return form('field over 1 MB', field('description', 'A'.repeat(1.1 * 1024 * 1024)));
     case 12:
-      return {
-        name: 'multipart: image over 5 MB',
-        contentType: type,
-        bytes: Buffer.concat([
-          file('image', 'big.png', 'image/png', Buffer.concat([TINY_PNG, Buffer.alloc(5.2 * 1024 * 1024)])),
-          end,
-        ]),
-      };
+      return form(
+        'image over 5 MB',
+        file('image', 'big.png', 'image/png', Buffer.concat([TINY_PNG, Buffer.alloc(5.2 * 1024 * 1024)])),
+      );
     default:
-      return {
-        name: 'multipart: field names as prototype keys',
-        contentType: type,
-        bytes: Buffer.concat([
-          part('Content-Disposition: form-data; name="__proto__"', '{"isAdmin":true}'),
-          part('Content-Disposition: form-data; name="constructor[prototype][isAdmin]"', 'true'),
-          part('Content-Disposition: form-data; name="sizeQuantities"', '{"__proto__":{"M":1}}'),
-          end,
-        ]),
-      };
+      return form(
+        'field names as prototype keys',
+        field('__proto__', '{"isAdmin":true}'),
+        field('constructor[prototype][isAdmin]', 'true'),
+        field('sizeQuantities', '{"__proto__":{"M":1}}'),
+      );
   }
 }
