@@ -8,21 +8,21 @@ import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { expectLedgerBalanced, type StockLedger } from './support/stock-ledger.ts';
 import {
-  adminToken,
   confirmedBuyers,
+  type CouponView,
   crashSaleBuy,
-  expectEachOrderOnce,
-  refundedProviderOrders,
-  createProduct,
   createSaleCoupon,
+  expectEachOrderOnce,
+  openSale,
+  type OrderView,
   progressLog,
+  refundedProviderOrders,
+  type SaleBuyer,
   saleOrder,
+  saleProduct,
   saleShopEnv,
   saleStores,
   stopsAfterAll,
-  type CouponView,
-  type OrderView,
-  type SaleBuyer,
 } from './support/sale.ts';
 import { freePortRun } from '@shop/test-support/port-run';
 import { fromBuyer } from '@shop/test-support/purchase';
@@ -88,13 +88,7 @@ describe('distributed mode: kill -9 of each process in turn during a sale', () =
     const startedIn = Date.now() - t0;
     progress('shop started');
 
-    const token = await adminToken(api, ADMIN);
-    const productId = await createProduct(api, token, {
-      name: 'Distributed Crash Kurta',
-      price: '999',
-      quantity: String(STOCK),
-      category: 'Men',
-    });
+    const { token, productId } = await openSale(api, ADMIN, saleProduct('Distributed Crash Kurta', STOCK));
     await createSaleCoupon(api, token, { ...COUPON, description: 'distributed crash sale' });
 
     const pool = new pg.Pool({ connectionString: db.url, max: 2 });

@@ -11,16 +11,19 @@ import { expectLedgerBalanced, type StockLedger } from './support/stock-ledger.t
 import { holdBackstopMs } from '../../services/catalog/src/inventory/hold-expiry.ts';
 import { livePlaceBackstopMs } from '../../services/checkout/src/payment/live-checkouts.ts';
 import {
-  createProduct,
-  createSaleCoupon,
-  crashSaleBuy,
+  adminToken,
   confirmedBuyers,
-  expectEachOrderOnce,
-  refundedProviderOrders,
-  saleOrder,
   type CouponView,
+  crashSaleBuy,
+  createSaleCoupon,
+  DEFAULT_ADMIN,
+  expectEachOrderOnce,
+  openSale,
   type OrderView,
+  refundedProviderOrders,
   type SaleBuyer,
+  saleOrder,
+  saleProduct,
 } from './support/sale.ts';
 
 /**
@@ -54,17 +57,9 @@ describe('kill -9 of the shop during a sale', () => {
     await waitHealthy(shop);
     const base = shop.base;
     const api = httpClient(base);
-    const login = await api<{ token: string }>('POST', '/api/auth/login', {
-      body: { email: 'admin@shop.local', password: 'admin123' },
-    });
-    expect(login.status).toBe(200);
-    const productId = await createProduct(api, login.body.token, {
-      name: 'Crash Sale Kurta',
-      price: '999',
-      quantity: String(STOCK),
-      category: 'Men',
-    });
-    await createSaleCoupon(api, login.body.token, { ...COUPON, description: 'crash sale' });
+    const sale = await openSale(api, DEFAULT_ADMIN, saleProduct('Crash Sale Kurta', STOCK));
+    const { productId } = sale;
+    await createSaleCoupon(api, sale.token, { ...COUPON, description: 'crash sale' });
 
     // The sale: buyers come in a crowd of CROWD at a time; three in four who get a hold pay and verify.
     const buyers: SaleBuyer[] = [];
@@ -103,11 +98,7 @@ describe('kill -9 of the shop during a sale', () => {
     const again = await shops.spawn({ port, env: { RESERVATION_TTL_SECONDS: '5' } });
     await waitHealthy(again);
     const api2 = httpClient(again.base);
-    const token = (
-      await api2<{ token: string }>('POST', '/api/auth/login', {
-        body: { email: 'admin@shop.local', password: 'admin123' },
-      })
-    ).body.token;
+    const token = await adminToken(api2, DEFAULT_ADMIN);
 
     const sold = (list: OrderView[]) =>
       list

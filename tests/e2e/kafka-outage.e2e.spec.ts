@@ -6,16 +6,17 @@ import { startKafkaCutProxy } from '@shop/test-support/kafka-cut-proxy';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { expectLedgerBalanced } from './support/stock-ledger.ts';
 import {
+  type CouponView,
   createSaleCoupon,
+  type OrderView,
+  type PayResponse,
   post,
   progressLog,
   saleOrder,
+  saleProduct,
   saleStores,
   startDistributedSale,
   stopsAfterAll,
-  type CouponView,
-  type OrderView,
-  type PayResponse,
 } from './support/sale.ts';
 
 /**
@@ -76,12 +77,7 @@ describe('distributed mode: Kafka out for 30 s during a sale', () => {
       },
       stops,
       progress,
-      product: {
-        name: 'Outage Kurta',
-        price: '799',
-        quantity: String(STOCK),
-        category: 'Men',
-      },
+      product: saleProduct('Outage Kurta', STOCK, { price: '799' }),
     });
     await createSaleCoupon(api, token, { ...COUPON, description: 'kafka outage sale' });
     const buyerTokens: string[] = [];

@@ -10,11 +10,13 @@ import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { attempt, type Outcome } from './support/graceful-stop.ts';
 import {
-  createProduct,
+  DEFAULT_ADMIN,
   expectEachOrderOnce,
+  openSale,
+  type OrderView,
   refundedProviderOrders,
   saleOrder,
-  type OrderView,
+  saleProduct,
 } from './support/sale.ts';
 import { spawnShop, stop, waitHealthy, type ShopProcess } from './support/shop-process.ts';
 import { expectLedgerBalanced } from './support/stock-ledger.ts';
@@ -68,17 +70,7 @@ describe('the Postgres server restarts under load (embedded mode on an external 
       throw new Error(`${(err as Error).message}:\n${s.output.join('\n')}`, { cause: err });
     });
     const api = httpClient(s.base);
-    const login = await api<{ token: string }>('POST', '/api/auth/login', {
-      body: { email: 'admin@shop.local', password: 'admin123' },
-    });
-    expect(login.status).toBe(200);
-    const token = login.body.token;
-    const productId = await createProduct(api, token, {
-      name: 'Restart Kurta',
-      price: '999',
-      quantity: String(STOCK),
-      category: 'Men',
-    });
+    const { token, productId } = await openSale(api, DEFAULT_ADMIN, saleProduct('Restart Kurta', STOCK));
 
     let phase: Phase = 'before';
     let loadOn = true;

@@ -5,13 +5,14 @@ import { startTestRedis } from '@shop/test-support/redis-server';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { expectLedgerBalanced } from './support/stock-ledger.ts';
 import {
+  type OrderView,
+  type PayResponse,
   post,
   progressLog,
+  saleProduct,
   saleStores,
   startDistributedSale,
   stopsAfterAll,
-  type OrderView,
-  type PayResponse,
 } from './support/sale.ts';
 
 /**
@@ -53,12 +54,7 @@ describe('distributed mode: Redis down, then back empty', () => {
       },
       stops,
       progress,
-      product: {
-        name: 'Redis Outage Saree',
-        price: '1499',
-        quantity: String(STOCK),
-        category: 'Women',
-      },
+      product: saleProduct('Redis Outage Saree', STOCK, { price: '1499', category: 'Women' }),
     });
     const pool = new pg.Pool({ connectionString: db.url, max: 2 });
     stops.push(() => pool.end());

@@ -13,7 +13,7 @@ import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-d
 import { waitUntil } from '@shop/test-support/wait-until';
 import { attempt, exitOf, openSse, probeWhileStopping, type Outcome } from './support/graceful-stop.ts';
 import { freePortRun } from '@shop/test-support/port-run';
-import { createProduct } from './support/sale.ts';
+import { adminToken, createProduct, DEFAULT_ADMIN, saleProduct } from './support/sale.ts';
 
 /**
  * Issue 13, distributed mode: SIGTERM to one service process (order) and then to the gateway, each while a
@@ -105,11 +105,7 @@ describe('SIGTERM in distributed mode', () => {
     const base = `http://127.0.0.1:${gatewayPort}`;
     const orderPort = firstServicePort + SERVICES.findIndex((s) => s.name === 'order');
     const api = httpClient(base);
-    const login = await api<{ token: string }>('POST', '/api/auth/login', {
-      body: { email: 'admin@shop.local', password: 'admin123' },
-    });
-    expect(login.status).toBe(200);
-    const token = login.body.token;
+    const token = await adminToken(api, DEFAULT_ADMIN);
     const streamUrl = `${base}/api/orders/stream?access_token=${encodeURIComponent(token)}`;
     const openStream = async () => {
       const sse = await openSse(streamUrl);
@@ -133,12 +129,7 @@ describe('SIGTERM in distributed mode', () => {
     // 2. The gateway, with the order service back, a stream open through it and a burst of catalogue reads.
     await shop.restart('order');
     const second = await openStream();
-    const productId = await createProduct(api, token, {
-      name: 'Gateway Kurta',
-      price: '999',
-      quantity: '100',
-      category: 'Men',
-    });
+    const productId = await createProduct(api, token, saleProduct('Gateway Kurta', 100));
     const burst = () =>
       Array.from({ length: BURST }, (_, n) =>
         n % 2 ? attempt(`${base}/api/products/${productId}`) : attempt(`${base}/api/products`),

@@ -3,7 +3,7 @@ import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { attempt, exitOf, openSse, probeWhileStopping, type Outcome } from './support/graceful-stop.ts';
 import { useShopDataDir, waitHealthy } from './support/shop-process.ts';
-import { createProduct, saleOrder } from './support/sale.ts';
+import { DEFAULT_ADMIN, openSale, saleOrder, saleProduct } from './support/sale.ts';
 
 /**
  * Issue 13: SIGTERM to the shop (embedded default) while a crowd of buyers' create-orders and catalogue
@@ -24,18 +24,9 @@ describe('SIGTERM to the shop (embedded default)', () => {
     const s = await shops.spawn();
     await waitHealthy(s);
     const api = httpClient(s.base);
-    const login = await api<{ token: string }>('POST', '/api/auth/login', {
-      body: { email: 'admin@shop.local', password: 'admin123' },
-    });
-    expect(login.status).toBe(200);
-    const productId = await createProduct(api, login.body.token, {
-      name: 'Shutdown Kurta',
-      price: '999',
-      quantity: '500',
-      category: 'Men',
-    });
+    const { token, productId } = await openSale(api, DEFAULT_ADMIN, saleProduct('Shutdown Kurta', 500));
 
-    const sse = await openSse(`${s.base}/api/orders/stream?access_token=${encodeURIComponent(login.body.token)}`);
+    const sse = await openSse(`${s.base}/api/orders/stream?access_token=${encodeURIComponent(token)}`);
     // `ready`, then the admin's first figures
     await waitUntil(() => sse.events.includes('stats'), "the admin's first stats on the push stream", 30_000);
     expect(sse.events.slice(0, 2)).toEqual(['ready', 'stats']);

@@ -1,6 +1,9 @@
 import { expect } from 'vitest';
 import type { HttpClient } from './http.ts';
 
+/** The admin a shop seeds when neither ADMIN_EMAIL nor ADMIN_PASSWORD is set (the demo's). */
+export const DEFAULT_ADMIN = { email: 'admin@shop.local', password: 'admin123' };
+
 /** A delivery address as the checkout and account screens send it (Bengaluru, a valid PIN code). */
 export const ADDRESS = {
   name: 'Asha Rao',

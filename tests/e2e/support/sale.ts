@@ -6,10 +6,10 @@ import { startTestRedis } from '@shop/test-support/redis-server';
 import { Stops } from '@shop/test-support/stops';
 import { createTestDatabase } from '@shop/test-support/test-database';
 import { startDistributed } from '../../../scripts/distributed-processes.ts';
-import { createProduct, createTenPercentCoupon } from '@shop/test-support/fixtures';
+import { createProduct, createTenPercentCoupon, DEFAULT_ADMIN } from '@shop/test-support/fixtures';
 import { guestOrder } from '@shop/test-support/purchase';
 
-export { createProduct };
+export { createProduct, DEFAULT_ADMIN };
 
 /**
  * What the sale, outage, restart and shutdown e2e tests share: setting up the sale (a product, a coupon),
@@ -88,9 +88,10 @@ export const saleShopEnv = (
 
 /** The admin's token from /api/auth/login (the test fails here when the login is refused). */
 export async function adminToken(api: HttpClient, admin: { email: string; password: string }): Promise<string> {
-  const token = (await api<{ token: string }>('POST', '/api/auth/login', { body: admin })).body.token;
-  expect(token).toBeTruthy();
-  return token;
+  const login = await api<{ token: string }>('POST', '/api/auth/login', { body: admin });
+  expect(login.status, JSON.stringify(login.body)).toBe(200);
+  expect(login.body.token).toBeTruthy();
+  return login.body.token;
 }
 
 /** The test file's Stops, all run after its tests (a failing one ignored: the tests have spoken). */
@@ -116,6 +117,25 @@ export async function saleStores(stops: Stops, name: string) {
   return stores;
 }
 
+/** A sale's product as the admin form sends it: `units` of it at ₹999 in Men, unless `fields` say otherwise. */
+export const saleProduct = (name: string, units: number, fields: Record<string, string> = {}) => ({
+  name,
+  price: '999',
+  quantity: String(units),
+  category: 'Men',
+  ...fields,
+});
+
+/** What a sale test starts from: the admin's token, and the sale's `product` listed by that admin. */
+export async function openSale(
+  api: HttpClient,
+  admin: { email: string; password: string },
+  product: Record<string, string>,
+): Promise<{ token: string; productId: string }> {
+  const token = await adminToken(api, admin);
+  return { token, productId: await createProduct(api, token, product) };
+}
+
 /**
  * A distributed sale shop on free ports (`saleShopEnv(admin, env)`), stopped with the test's `stops`, and the
  * sale's product created by its admin: the gateway's base URL, a client, the admin's token and the product id.
@@ -133,9 +153,7 @@ export async function startDistributedSale(opts: {
   const base = `http://127.0.0.1:${ports.gatewayPort}`;
   const api = httpClient(base);
   opts.progress('shop started');
-  const token = await adminToken(api, opts.admin);
-  const productId = await createProduct(api, token, opts.product);
-  return { base, api, token, productId };
+  return { base, api, ...(await openSale(api, opts.admin, opts.product)) };
 }
 
 /**
