@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { sandboxPay } from '../../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
-import { atBothWidths, useShopAndBrowser, VIEWPORTS } from '../support/browser.ts';
+import { atBothWidths, fillLabelled, submitLogin, useShopAndBrowser, VIEWPORTS } from '../support/browser.ts';
 
 // Issue 10, browser test (d) and the account screens: the login guard's round trip, the profile and the
 // address book persisting across a reload, /my-orders showing the shopper's order with its badge changing
@@ -58,12 +58,6 @@ async function placeOrder(account: Account): Promise<string> {
 
 const notification = (page: Page, title: string) => page.getByText(title, { exact: true }).first();
 
-async function logIn(page: Page, email: string, password: string) {
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-}
-
 /** Today's calendar day in the browser's time zone (this machine's), as a date input's value `years` ago. */
 async function birthdayYearsAgo(page: Page, years: number): Promise<string> {
   return page.evaluate<string, number>((ago) => {
@@ -85,7 +79,7 @@ describe('account screens (issue 10, browser test d)', () => {
     expect(new URL(page.url()).searchParams.get('redirectTo')).toBe('/profile');
     await page.getByRole('heading', { name: 'Login' }).waitFor();
 
-    await logIn(page, shopper.user.email, shopper.password);
+    await submitLogin(page, { email: shopper.user.email, password: shopper.password });
     await page.waitForURL((url) => url.pathname === '/profile');
     await page.getByRole('heading', { name: 'My Profile' }).waitFor();
 
@@ -123,21 +117,25 @@ describe('account screens (issue 10, browser test d)', () => {
     expect(await form.getByLabel('Label').inputValue()).toBe('Home');
     await form.getByRole('button', { name: 'Save Address' }).click();
     await form.getByText('Address line 1 is required').waitFor();
-    await form.getByLabel('Full name').fill('Meera Krishnan');
-    await form.getByLabel('Phone number').fill('+919812345678');
-    await form.getByLabel('Address line 1').fill('14 Lavelle Road');
-    await form.getByLabel('City').fill('Bengaluru');
-    await form.getByLabel('State').fill('Karnataka');
-    await form.getByLabel('PIN code').fill('560001');
+    await fillLabelled(form, {
+      'Full name': 'Meera Krishnan',
+      'Phone number': '+919812345678',
+      'Address line 1': '14 Lavelle Road',
+      City: 'Bengaluru',
+      State: 'Karnataka',
+      'PIN code': '560001',
+    });
     await form.getByRole('button', { name: 'Save Address' }).click();
     await notification(page, 'Address added').waitFor();
     await addressCard(page, 'Home').getByText('Default', { exact: true }).waitFor();
 
     await page.getByRole('button', { name: 'Add Address' }).click();
-    await form.getByLabel('Label').fill('Work');
-    await form.getByLabel('Full name').fill('Meera K');
-    await form.getByLabel('Phone number').fill('+919800000099');
-    await form.getByLabel('Address line 1').fill('Embassy Tech Village, Outer Ring Road');
+    await fillLabelled(form, {
+      Label: 'Work',
+      'Full name': 'Meera K',
+      'Phone number': '+919800000099',
+      'Address line 1': 'Embassy Tech Village, Outer Ring Road',
+    });
     await form.getByRole('button', { name: 'Save Address' }).click();
     await addressCard(page, 'Work').waitFor();
     expect(await addressCard(page, 'Work').getByText('Default', { exact: true }).count()).toBe(0);
@@ -166,13 +164,11 @@ describe('account screens (issue 10, browser test d)', () => {
   it("/my-orders shows the shopper's order and its badge changes live when the admin changes the status", async () => {
     const shopper = await registerShopper('Kabir Sethi');
     const orderNumber = await placeOrder(shopper);
-    const admin = await shop.api<Account>('/auth/login', {
-      body: { email: 'admin@shop.local', password: 'admin123' },
-    });
+    const adminToken = await shop.adminToken();
 
     const { context, page } = await shop.visit(VIEWPORTS.desktop);
     await page.goto('/login?redirectTo=%2Fmy-orders');
-    await logIn(page, shopper.user.email, shopper.password);
+    await submitLogin(page, { email: shopper.user.email, password: shopper.password });
     await page.waitForURL((url) => url.pathname === '/my-orders');
 
     const order = page.getByRole('article', { name: `Order ${orderNumber}` });
@@ -195,23 +191,20 @@ describe('account screens (issue 10, browser test d)', () => {
     // The seed's colours: processing yellow, out for delivery blue, delivered green.
     expect(await colourOf()).toBe('rgb(254, 249, 195)');
 
-    await shop.api(`/orders/admin/${orderNumber}/status`, {
-      method: 'PATCH',
-      token: admin.token,
-      body: { deliveryStatus: 'Out for Delivery' },
-    });
-    await expect.poll(() => badge.textContent(), { timeout: 15_000 }).toBe('Out for Delivery');
-    expect(await badge.getAttribute('data-tone')).toBe('outForDelivery');
-    expect(await colourOf()).toBe('rgb(219, 234, 254)');
-
-    await shop.api(`/orders/admin/${orderNumber}/status`, {
-      method: 'PATCH',
-      token: admin.token,
-      body: { deliveryStatus: 'Delivered' },
-    });
-    await expect.poll(() => badge.textContent(), { timeout: 15_000 }).toBe('Delivered');
-    expect(await badge.getAttribute('data-tone')).toBe('delivered');
-    expect(await colourOf()).toBe('rgb(220, 252, 231)');
+    const changes = [
+      { status: 'Out for Delivery', tone: 'outForDelivery', colour: 'rgb(219, 234, 254)' },
+      { status: 'Delivered', tone: 'delivered', colour: 'rgb(220, 252, 231)' },
+    ];
+    for (const { status, tone, colour } of changes) {
+      await shop.api(`/orders/admin/${orderNumber}/status`, {
+        method: 'PATCH',
+        token: adminToken,
+        body: { deliveryStatus: status },
+      });
+      await expect.poll(() => badge.textContent(), { timeout: 15_000 }).toBe(status);
+      expect(await badge.getAttribute('data-tone')).toBe(tone);
+      expect(await colourOf()).toBe(colour);
+    }
     expect(await page.evaluate<boolean>('window.__sameDocument === true')).toBe(true);
 
     await atBothWidths(page, 'my-orders', () => order.waitFor());
@@ -222,7 +215,7 @@ describe('account screens (issue 10, browser test d)', () => {
     const shopper = await registerShopper('Ira Menon');
     const { context, page } = await shop.visit(VIEWPORTS.phone);
     await page.goto('/login?redirectTo=%2Fmy-orders');
-    await logIn(page, shopper.user.email, shopper.password);
+    await submitLogin(page, { email: shopper.user.email, password: shopper.password });
     await page.waitForURL((url) => url.pathname === '/my-orders');
     await page.getByText('You have not placed any orders yet.').waitFor();
 

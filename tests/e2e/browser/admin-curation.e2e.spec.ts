@@ -1,7 +1,15 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { httpClient, type HttpClient } from '@shop/test-support/http';
-import { horizontalOverflow, screenshot, useShopAndBrowser, VIEWPORTS } from '../support/browser.ts';
+import { DEFAULT_ADMIN } from '@shop/test-support/fixtures';
+import {
+  fillLabelled,
+  horizontalOverflow,
+  screenshot,
+  submitLogin,
+  useShopAndBrowser,
+  VIEWPORTS,
+} from '../support/browser.ts';
 
 // Issue 10, Must show (c), the curation part: through the admin screens' forms the admin creates a coupon,
 // a collection of two products, a homepage section and a carousel slide, and approves a shopper's
@@ -21,9 +29,7 @@ const shop = useShopAndBrowser((started) => {
 
 async function loginAsAdmin(page: Page) {
   await page.goto('/login');
-  await page.getByLabel('Email').fill('admin@shop.local');
-  await page.getByLabel('Password').fill('admin123');
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await submitLogin(page, DEFAULT_ADMIN);
   await page.waitForURL((url) => url.pathname === '/admin', { timeout: 15_000 });
 }
 
@@ -68,10 +74,12 @@ describe('admin curation through the browser (issue 10, Must show c)', () => {
     await page.getByRole('button', { name: '+ Create Coupon' }).click();
     await page.getByLabel('Coupon Code').fill('curate15');
     expect(await page.getByLabel('Coupon Code').inputValue()).toBe('CURATE15');
-    await page.getByLabel('Discount Value (%)').fill('15');
-    await page.getByLabel('Max Discount (₹)').fill('500');
-    await page.getByLabel('Usage Limit').fill('5');
-    await page.getByLabel('Description').fill('Fifteen percent off');
+    await fillLabelled(page, {
+      'Discount Value (%)': '15',
+      'Max Discount (₹)': '500',
+      'Usage Limit': '5',
+      Description: 'Fifteen percent off',
+    });
     await page.getByRole('button', { name: 'Create Coupon', exact: true }).click();
     await expectNotice(page, 'Coupon created successfully');
     const couponRow = page.getByRole('row').filter({ hasText: 'CURATE15' });

@@ -1,10 +1,13 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sandboxPay } from '../../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
+import { DEFAULT_ADMIN } from '@shop/test-support/fixtures';
 import {
   closeNotifications,
+  fillLabelled,
   horizontalOverflow,
   screenshot,
+  submitLogin,
   useShopAndBrowser,
   VIEWPORTS,
   type Viewport,
@@ -16,7 +19,6 @@ import {
 // a product made through the admin form (per-size stock, an image file) is delisted and re-activated,
 // and the storefront's /products follows each step.
 
-const ADMIN = { email: 'admin@shop.local', password: 'admin123' };
 const WAIT = { timeout: 20_000 };
 
 const shop = useShopAndBrowser();
@@ -53,9 +55,7 @@ async function visitor(viewport: Viewport = VIEWPORTS.desktop) {
 /** Logs in through the /login form (the seed's labels) and waits to leave the login page. */
 async function logIn(page: Page, credentials: { email: string; password: string }, next = '/login') {
   await page.goto(next);
-  await page.getByLabel('Email').fill(credentials.email);
-  await page.getByLabel('Password').fill(credentials.password);
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await submitLogin(page, credentials);
   await page.waitForURL((url) => url.pathname !== '/login', WAIT);
 }
 
@@ -133,7 +133,7 @@ describe('admin screens in a browser', () => {
 
     // The admin logs in (sent to /admin) and sees the dashboard's figures and the revenue chart.
     const { page: admin } = await visitor();
-    await logIn(admin, ADMIN);
+    await logIn(admin, DEFAULT_ADMIN);
     await expect.poll(() => new URL(admin.url()).pathname, WAIT).toBe('/admin');
     await admin.getByText('Total Revenue').waitFor(WAIT);
     await admin.getByRole('img', { name: /Revenue per day/ }).waitFor(WAIT);
@@ -207,7 +207,7 @@ describe('admin screens in a browser', () => {
   it('(c) the admin creates a product with per-size stock and an image, delists it (gone from /products) and re-activates it (back)', async () => {
     const name = `Block Print Kurta ${Date.now()}`;
     const { page: admin } = await visitor();
-    await logIn(admin, ADMIN);
+    await logIn(admin, DEFAULT_ADMIN);
     await admin.goto('/admin/products');
     await admin.getByRole('heading', { name: 'Manage Products' }).waitFor(WAIT);
 
@@ -215,13 +215,15 @@ describe('admin screens in a browser', () => {
     await admin.getByRole('button', { name: 'Add Product' }).click();
     await admin.getByRole('alert').filter({ hasText: 'Please fill name, price, and quantity' }).first().waitFor(WAIT);
 
-    await admin.getByLabel('Name').fill(name);
-    await admin.getByLabel('Price (₹)').fill('1499.50');
-    await admin.getByLabel('Category').fill('Men');
-    await admin.getByLabel('Color').fill('Indigo');
-    await admin.getByLabel('Brand').fill('Kapda');
-    await admin.getByLabel('Material').fill('Cotton');
-    await admin.getByLabel('Description').fill('Hand block printed cotton kurta');
+    await fillLabelled(admin, {
+      Name: name,
+      'Price (₹)': '1499.50',
+      Category: 'Men',
+      Color: 'Indigo',
+      Brand: 'Kapda',
+      Material: 'Cotton',
+      Description: 'Hand block printed cotton kurta',
+    });
     await admin.getByLabel('Size S', { exact: true }).fill('2');
     await admin.getByLabel('Size M', { exact: true }).fill('3');
     const newSize = admin.getByLabel('New size label (press Enter to add)');
@@ -297,7 +299,7 @@ describe('admin screens in a browser', () => {
       await closeNotifications(page);
       await screenshot(page, 'admin-products');
       await page.goto('/admin/users');
-      await page.getByText(ADMIN.email).waitFor(WAIT);
+      await page.getByText(DEFAULT_ADMIN.email).waitFor(WAIT);
       expect(await horizontalOverflow(page)).toBe(0);
       await screenshot(page, 'admin-users');
     }

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { atBothWidths, rupees, useShopAndBrowser, VIEWPORTS } from '../support/browser.ts';
+import { atBothWidths, fillLabelled, rupees, useShopAndBrowser, VIEWPORTS } from '../support/browser.ts';
 
 // Issue 10, browser tests (a) and (e): a shopper buys through the real web app, the real API and the
 // built-in Razorpay sandbox's checkout.js dialog, against the embedded default with the demo catalog.
@@ -33,27 +33,23 @@ const sandboxDialog = (page: Page) => page.getByRole('dialog', { name: 'Razorpay
 
 /** Fills the checkout's shipping form (the fields a guest must type; a signed-in shopper's contact is prefilled). */
 async function fillShipping(page: Page, contact?: { name: string; email: string; phone: string }) {
-  if (contact) {
-    await page.getByLabel('Name *').fill(contact.name);
-    await page.getByLabel('Email *').fill(contact.email);
-    await page.getByLabel('Phone *').fill(contact.phone);
-  }
-  await page.getByLabel('Address *').fill('12 MG Road, Indiranagar');
-  await page.getByLabel('City').fill('Bengaluru');
-  await page.getByLabel('State').fill('Karnataka');
-  await page.getByLabel('Pincode *').fill('560038');
+  if (contact) await fillLabelled(page, { 'Name *': contact.name, 'Email *': contact.email, 'Phone *': contact.phone });
+  await fillLabelled(page, {
+    'Address *': '12 MG Road, Indiranagar',
+    City: 'Bengaluru',
+    State: 'Karnataka',
+    'Pincode *': '560038',
+  });
 }
 
 describe('shopper checkout in the browser', () => {
   it('(a) searches, filters, picks a size, adds to cart, signs up, checks out with a coupon through the payment dialog and sees the order in My Orders', async () => {
     // The admin creates the coupon and sets delivery charges through the API: shipping ₹49 below ₹2,000,
     // delivery ₹30 below ₹1,400, so the ₹1,499 cart pays shipping only and, after the 10% coupon, both.
-    const admin = (await shop.api('/auth/login', { body: { email: 'admin@shop.local', password: 'admin123' } })) as {
-      token: string;
-    };
+    const adminToken = await shop.adminToken();
     await shop.api('/delivery/settings', {
       method: 'PUT',
-      token: admin.token,
+      token: adminToken,
       body: {
         isEnabled: true,
         freeShippingThreshold: 2000,
@@ -65,7 +61,7 @@ describe('shopper checkout in the browser', () => {
     expect(await chargesFor(1499)).toBe(49);
     expect(await chargesFor(1349.1)).toBe(79);
     await shop.api('/coupons', {
-      token: admin.token,
+      token: adminToken,
       body: { code: 'BROWSER10', discountType: 'percentage', discountValue: 10, minOrderAmount: 0, isActive: true },
     });
 

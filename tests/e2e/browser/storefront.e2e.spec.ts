@@ -1,6 +1,13 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { horizontalOverflow, rupees, screenshot, useShopAndBrowser, VIEWPORTS } from '../support/browser.ts';
+import {
+  horizontalOverflow,
+  rupees,
+  screenshot,
+  submitLogin,
+  useShopAndBrowser,
+  VIEWPORTS,
+} from '../support/browser.ts';
 
 // The storefront in Debian's Chromium against the embedded default (demo catalog): the homepage with the
 // carousel, New Arrivals, the collections strip, Best Sellers, approved testimonials, the review form and
@@ -55,33 +62,31 @@ let shopper: Awaited<ReturnType<typeof register>>;
 
 /** What the tests find on the storefront, curated through the API before them. */
 async function curate() {
-  const admin = (await shop.api('/auth/login', { body: { email: 'admin@shop.local', password: 'admin123' } })) as {
-    token: string;
-  };
+  const adminToken = await shop.adminToken();
   products = (await shop.api('/products')) as Product[];
   expect(products.length).toBeGreaterThan(6);
 
   // The carousel: two slides, the first with a demo product's uploaded picture.
   await shop.api('/home', {
     method: 'PUT',
-    token: admin.token,
+    token: adminToken,
     body: {
       carousel: curated.slides.map((slide, index) => ({ ...slide, image: index === 0 ? products[0]!.image : '' })),
     },
   });
 
   // A collection of two products.
-  const collection = (await shop.api('/collections', { token: admin.token, body: curated.collection })) as Json;
+  const collection = (await shop.api('/collections', { token: adminToken, body: curated.collection })) as Json;
   collectionId = String(collection.id);
   collectionProducts = [products[3]!, products[5]!];
   for (const product of collectionProducts) {
-    await shop.api(`/collections/${collectionId}/products`, { token: admin.token, body: { productId: product.id } });
+    await shop.api(`/collections/${collectionId}/products`, { token: adminToken, body: { productId: product.id } });
   }
 
   // An admin-defined section of two other products, in its own style.
   sectionProducts = [products[1]!, products[2]!];
   await shop.api('/home/sections', {
-    token: admin.token,
+    token: adminToken,
     body: { ...curated.section, contentType: 'products', contentIds: sectionProducts.map((p) => p.id) },
   });
 
@@ -95,7 +100,7 @@ async function curate() {
   const approvedId = String((approved.testimonial as Json | undefined)?.id ?? approved.id);
   await shop.api(`/testimonials/admin/${approvedId}`, {
     method: 'PUT',
-    token: admin.token,
+    token: adminToken,
     body: { status: 'approved' },
   });
 
@@ -198,9 +203,7 @@ describe('storefront in the browser', () => {
   it("a logged-in shopper submits the review form and sees the seed's checks and the thank-you notice", async () => {
     const { context, page } = await shop.visit(VIEWPORTS.desktop);
     await page.goto('/login');
-    await page.getByLabel('Email').fill(shopper.email);
-    await page.getByLabel('Password').fill(shopper.password);
-    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await submitLogin(page, shopper);
     await page.waitForURL((url) => url.pathname === '/', { timeout: 15_000 });
 
     const testimonials = page.getByRole('region', { name: 'Testimonials' });

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { DEFAULT_ADMIN } from '@shop/test-support/fixtures';
 import { httpClient } from '@shop/test-support/http';
 import { ROOT } from '../../../scripts/distributed-processes.ts';
 import { freePort } from '../../../services/shared/src/db/free-port.ts';
@@ -102,6 +103,8 @@ export interface ShopInBrowser {
   visit(viewport?: Viewport): Promise<{ context: BrowserContext; page: Page }>;
   /** The shop's API for set-up steps: the body of a 2xx answer, else an error saying what came. */
   api<T = unknown>(path: string, init?: ApiInit): Promise<T>;
+  /** The token of the admin the shop seeds (DEFAULT_ADMIN), for set-up steps. */
+  adminToken(): Promise<string>;
 }
 
 /**
@@ -124,6 +127,7 @@ export function useShopAndBrowser(ready?: (shop: ShopInBrowser) => void | Promis
     },
     visit: (viewport) => newVisitor(get().browser, get().shop.base, viewport),
     api: (path, init) => shopApi(get().shop.base)(path, init),
+    adminToken: async () => (await suite.api<{ token: string }>('/auth/login', { body: DEFAULT_ADMIN })).token,
   };
   beforeAll(async () => {
     const [shop, browser] = await Promise.all([startEmbeddedShop(), launchBrowser()]);
@@ -151,6 +155,17 @@ export function shopApi(base: string) {
 /** An amount in rupees as the web app shows it: ₹1,548.00. */
 export const rupees = (amount: number) =>
   `₹${amount.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/** Fills each field of `scope` (the page, a form, a dialog) found by its label, in the order given. */
+export async function fillLabelled(scope: Page | Locator, fields: Record<string, string>): Promise<void> {
+  for (const [label, value] of Object.entries(fields)) await scope.getByLabel(label).fill(value);
+}
+
+/** Signs in through the login form on screen (the seed's labels): e-mail, password, then Login. */
+export async function submitLogin(page: Page, credentials: { email: string; password: string }): Promise<void> {
+  await fillLabelled(page, { Email: credentials.email, Password: credentials.password });
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+}
 
 /** Closes every open notification, so screenshots show the page itself. */
 export async function closeNotifications(page: Page): Promise<void> {
