@@ -1,6 +1,6 @@
 import { retry } from '../retry/retry.ts';
 import { StreamVersionConflictError, type PostgresEventStore } from './postgres-event-store.ts';
-import type { DomainEvent } from './types.ts';
+import type { Decider, DomainEvent } from './types.ts';
 
 /**
  * Runs a read-decide-append attempt, retrying when another writer got to the stream first
@@ -15,23 +15,16 @@ export async function retryOnConflict<T>(attempt: () => Promise<T>, maxAttempts 
   });
 }
 
-/** An aggregate's pure decider: its first state, what an event makes of a state, what a command decides. */
-export interface Decider<S, C, E extends DomainEvent> {
-  initialState(): S;
-  evolve(state: S, event: E): S;
-  decide(command: C, state: S): E[];
-}
-
 /**
  * A command on one stream: reads the stream into the decider's state, decides `command()` against it and
  * appends the events at the version read (`actor` in their metadata); all of it again when another writer
  * got to the stream first (retryOnConflict), `command()` included. Answers the stream's version after the
  * command (the version read when it decided nothing).
  */
-export function decideAndAppend<S, C, E extends DomainEvent>(
+export function decideAndAppend<C, S, E extends DomainEvent>(
   store: PostgresEventStore,
   streamId: string,
-  decider: Decider<S, C, E>,
+  decider: Decider<C, S, E>,
   command: () => C | Promise<C>,
   actor?: string,
 ): Promise<number> {
