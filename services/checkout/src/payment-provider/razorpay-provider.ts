@@ -181,15 +181,24 @@ function parseAnswer<S extends z.ZodType>(schema: S, answer: unknown): z.infer<S
   throw err;
 }
 
+/** A receipt as Razorpay takes it: 1 to 40 characters. */
+const receiptInput = z.string().min(1, 'Receipt is required').max(40, 'Receipt must be at most 40 characters');
+
 const createOrderInput = z.object({
   amountPaise: z
     .number({ error: 'Amount must be a number of paise' })
     .int('Amount must be a whole number of paise')
     .min(100, 'Amount must be at least ₹1.00'),
   currency: z.literal('INR', { error: 'Currency must be INR' }),
-  receipt: z.string().min(1, 'Receipt is required').max(40, 'Receipt must be at most 40 characters'),
+  receipt: receiptInput,
   notes: z.record(z.string(), z.string().max(256)).optional(),
 }) satisfies z.ZodType<CreateProviderOrder>;
+
+/** A receipt as Razorpay answers it: absent or null when none was given. */
+const receiptOrNull = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? null);
 
 const providerOrder = z.object({
   id: z.string(),
@@ -197,10 +206,7 @@ const providerOrder = z.object({
   amount_paid: z.coerce.number().int(),
   amount_due: z.coerce.number().int(),
   currency: z.string(),
-  receipt: z
-    .string()
-    .nullish()
-    .transform((v) => v ?? null),
+  receipt: receiptOrNull,
   status: z.enum(['created', 'attempted', 'paid']),
   created_at: z.number().int(),
 }) satisfies z.ZodType<ProviderOrder, unknown>;
@@ -226,7 +232,7 @@ const refundInput = z.object({
     .number({ error: 'Refund amount must be a number of paise' })
     .int('Refund amount must be a whole number of paise')
     .min(100, 'Refund amount must be at least ₹1.00'),
-  receipt: z.string().min(1, 'Receipt is required').max(40, 'Receipt must be at most 40 characters'),
+  receipt: receiptInput,
 });
 
 const providerRefund = z.object({
@@ -234,10 +240,7 @@ const providerRefund = z.object({
   payment_id: z.string(),
   amount: z.coerce.number().int(),
   currency: z.string(),
-  receipt: z
-    .string()
-    .nullish()
-    .transform((v) => v ?? null),
+  receipt: receiptOrNull,
   status: z.enum(['pending', 'processed', 'failed']),
   created_at: z.number().int(),
 }) satisfies z.ZodType<ProviderRefund, unknown>;
