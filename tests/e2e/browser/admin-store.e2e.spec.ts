@@ -3,14 +3,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sandboxPay } from '../../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
 import { DEFAULT_ADMIN } from '@shop/test-support/fixtures';
 import {
-  closeNotifications,
+  expectFits,
   fillLabelled,
-  horizontalOverflow,
-  screenshot,
   submitLogin,
   useShopAndBrowser,
-  VIEWPORTS,
   type Viewport,
+  VIEWPORTS,
 } from '../support/browser.ts';
 
 // Issue 10, Must show (b) and the products part of (c): the admin screens against the embedded default,
@@ -139,9 +137,7 @@ describe('admin screens in a browser', () => {
     await admin.getByRole('img', { name: /Revenue per day/ }).waitFor(WAIT);
     const revenueTile = admin.locator('dd').first();
     await expect.poll(() => revenueTile.textContent(), WAIT).toMatch(/^₹[\d,]+(\.\d{1,2})?$/);
-    expect(await horizontalOverflow(admin)).toBe(0);
-    await closeNotifications(admin);
-    await screenshot(admin, 'admin-dashboard');
+    await expectFits(admin, 'admin-dashboard');
 
     // /admin/orders: the order in the scroll area, with its data, badge and the status dropdown.
     await admin.getByRole('link', { name: /^Orders/ }).click();
@@ -162,9 +158,7 @@ describe('admin screens in a browser', () => {
     ).toBe('256px');
     // Only a delivered order offers Delete.
     expect(await adminOrder.getByRole('button', { name: 'Delete' }).count()).toBe(0);
-    expect(await horizontalOverflow(admin)).toBe(0);
-    await closeNotifications(admin);
-    await screenshot(admin, 'admin-orders');
+    await expectFits(admin, 'admin-orders');
 
     // The dashboard, open at phone width in the same session, follows the figures live.
     const phone = await sameSessionAt(admin, VIEWPORTS.phone);
@@ -196,12 +190,10 @@ describe('admin screens in a browser', () => {
     // The same screens at phone width fit without sideways scrolling.
     await phone.goto('/admin/orders');
     await phone.getByRole('article', { name: `Order ${orderNumber}` }).waitFor(WAIT);
-    expect(await horizontalOverflow(phone)).toBe(0);
-    await screenshot(phone, 'admin-orders');
+    await expectFits(phone, 'admin-orders');
     await phone.goto('/admin');
     await phone.getByRole('img', { name: /Revenue per day/ }).waitFor(WAIT);
-    expect(await horizontalOverflow(phone)).toBe(0);
-    await screenshot(phone, 'admin-dashboard');
+    await expectFits(phone, 'admin-dashboard');
   });
 
   it('(c) the admin creates a product with per-size stock and an image, delists it (gone from /products) and re-activates it (back)', async () => {
@@ -295,13 +287,10 @@ describe('admin screens in a browser', () => {
       const page = viewport === VIEWPORTS.desktop ? admin : await sameSessionAt(admin, viewport);
       await page.goto('/admin/products');
       await page.getByRole('article', { name }).waitFor(WAIT);
-      expect(await horizontalOverflow(page)).toBe(0);
-      await closeNotifications(page);
-      await screenshot(page, 'admin-products');
+      await expectFits(page, 'admin-products');
       await page.goto('/admin/users');
       await page.getByText(DEFAULT_ADMIN.email).waitFor(WAIT);
-      expect(await horizontalOverflow(page)).toBe(0);
-      await screenshot(page, 'admin-users');
+      await expectFits(page, 'admin-users');
     }
   });
 });

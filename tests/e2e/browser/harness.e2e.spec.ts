@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { horizontalOverflow, screenshot, useShopAndBrowser, VIEWPORTS } from '../support/browser.ts';
+import { expectFits, useShopAndBrowser, VIEWPORTS } from '../support/browser.ts';
 
 // The browser harness itself: Debian's Chromium through playwright-core against the embedded default.
 const shop = useShopAndBrowser();
@@ -12,8 +12,7 @@ describe('browser harness', () => {
       await expect
         .poll(() => page.getByRole('button', { name: 'Add to Cart' }).count(), { timeout: 15_000 })
         .toBeGreaterThan(0);
-      expect(await horizontalOverflow(page)).toBe(0);
-      await screenshot(page, 'harness-products');
+      await expectFits(page, 'harness-products');
       await context.close();
     });
   }

@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
+  expectFits,
   horizontalOverflow,
   rupees,
-  screenshot,
   submitLogin,
   useShopAndBrowser,
   VIEWPORTS,
@@ -282,20 +282,17 @@ describe('storefront in the browser', () => {
 
       await page.goto('/');
       await homeReady(page);
-      expect(await horizontalOverflow(page)).toBe(0);
-      await screenshot(page, 'home');
+      await expectFits(page, 'home');
 
       await page.goto('/products');
       await expect.poll(() => page.getByRole('article').count(), { timeout: 15_000 }).toBe(products.length);
-      expect(await horizontalOverflow(page)).toBe(0);
-      await screenshot(page, 'product-list');
+      await expectFits(page, 'product-list');
 
       const product = products[0]!;
       await page.goto(`/products/${product.id}`);
       await page.getByRole('heading', { name: product.name }).waitFor({ timeout: 15_000 });
       await page.getByText(rupees(product.price)).first().waitFor();
-      expect(await horizontalOverflow(page)).toBe(0);
-      await screenshot(page, 'product-detail');
+      await expectFits(page, 'product-detail');
       await context.close();
     }, 120_000);
   }

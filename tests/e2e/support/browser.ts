@@ -174,19 +174,26 @@ export async function closeNotifications(page: Page): Promise<void> {
 }
 
 /**
- * Checks a screen at both widths (desktop, then phone): once `ready` answers, no sideways scrolling; then,
- * notifications closed and scrolled to the top, a screenshot `<name>-<width>.png`. Puts the page back at the
- * width it had.
+ * The screen on show fits its width (no sideways scrolling); then, its notifications closed and scrolled to the
+ * top, its screenshot `<name>-<width>.png`.
+ */
+export async function expectFits(page: Page, name: string): Promise<void> {
+  expect(await horizontalOverflow(page), `${page.url()} scrolls sideways`).toBe(0);
+  await closeNotifications(page);
+  await page.evaluate('window.scrollTo(0, 0)');
+  await screenshot(page, name);
+}
+
+/**
+ * Checks a screen at both widths (desktop, then phone): once `ready` answers, expectFits. Puts the page back at
+ * the width it had.
  */
 export async function atBothWidths(page: Page, name: string, ready: () => Promise<unknown>): Promise<void> {
   const original = page.viewportSize() ?? VIEWPORTS.desktop;
   for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
     await page.setViewportSize(viewport);
     await ready();
-    expect(await horizontalOverflow(page)).toBe(0);
-    await closeNotifications(page);
-    await page.evaluate('window.scrollTo(0, 0)');
-    await screenshot(page, name);
+    await expectFits(page, name);
   }
   await page.setViewportSize(original);
 }
