@@ -26,11 +26,14 @@ export type EventHandlers<E extends TypedEvent, Args extends unknown[], Result> 
 };
 
 /**
- * The handler of an event's type, or undefined for a type not handled (the bus never offers one: the types
- * handled are the consumer's `eventTypes`).
+ * The handlers by event type, for dispatch: the object's own keys that hold a function (an event type named
+ * like an Object.prototype member finds none). Its keys are the types handled.
  */
-export function handlerOf<H extends object>(handlers: H, type: string): H[keyof H] | undefined {
-  return Object.hasOwn(handlers, type) ? handlers[type as keyof H] : undefined;
+export function handlersByType<Args extends unknown[], Result>(
+  handlers: object,
+): ReadonlyMap<string, (data: unknown, ...args: Args) => Result> {
+  const entries = Object.entries(handlers).filter(([, handler]) => typeof handler === 'function');
+  return new Map(entries as Array<[string, (data: unknown, ...args: Args) => Result]>);
 }
 
 /** A projection as declared: the EventConsumer's identity, one handler per event type, and its after-commit. */
@@ -62,15 +65,14 @@ export function defineProjection<E extends TypedEvent, Effect = unknown>(
   definition: ProjectionDefinition<E, Effect>,
 ): EventConsumer<Effect> {
   const { name, schema, sources, on, afterCommit } = definition;
+  const handlers = handlersByType<[tx: PoolClient, event: RecordedEvent], Promise<Effect | void>>(on);
   return {
     name,
     schema,
     sources,
-    eventTypes: Object.keys(on),
+    eventTypes: [...handlers.keys()],
     async handle(event, tx) {
-      const handler = handlerOf(on, event.type) as
-        ((data: unknown, tx: PoolClient, event: RecordedEvent) => Promise<Effect | void>) | undefined;
-      return handler?.(event.data, tx, event);
+      return handlers.get(event.type)?.(event.data, tx, event);
     },
     ...(afterCommit ? { afterCommit } : {}),
   };

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { handlerOf, type EventHandlers, type TypedEvent } from '../bus/projection.ts';
+import { handlersByType, type EventHandlers, type TypedEvent } from '../bus/projection.ts';
 import type { RecordedEvent } from '../eventstore/types.ts';
 
 /**
@@ -54,10 +54,10 @@ export interface ReplayFoldDefinition<E extends TypedEvent> {
  */
 export function defineReplayFold<E extends TypedEvent>(definition: ReplayFoldDefinition<E>): ReplayFold {
   const { on, tables } = definition;
+  const handlers = handlersByType<[event: RecordedEvent], void>(on);
   return {
     apply(event) {
-      const handler = handlerOf(on, event.type) as ((data: unknown, event: RecordedEvent) => void) | undefined;
-      handler?.(event.data, event);
+      handlers.get(event.type)?.(event.data, event);
     },
     tables: () => tables.map((t) => t.folded()),
   };

@@ -1,6 +1,6 @@
 import type { FoldedState, FoldedTable } from './fold.ts';
 
-/** A row: by column, or its values in column order. */
+/** A row: by column, or its values in column order (an array given is kept as the row: give a fresh one). */
 export type RowValues<C extends string> = Readonly<Record<C, unknown>> | readonly unknown[];
 
 /**
@@ -10,14 +10,15 @@ export type RowValues<C extends string> = Readonly<Record<C, unknown>> | readonl
  */
 export class KeyedRows<C extends string> implements FoldedState {
   private readonly rows = new Map<string, unknown[]>();
-  private readonly index = new Map<string, number>();
+  /** column → its place in a row. */
+  private readonly index: Record<string, number> = Object.create(null) as Record<string, number>;
 
   /** `table`: the live table, schema-qualified; `columns`: those the fold fills (others take their defaults). */
   constructor(
     readonly table: string,
     readonly columns: readonly C[],
   ) {
-    columns.forEach((c, i) => this.index.set(c, i));
+    columns.forEach((c, i) => (this.index[c] = i));
   }
 
   has(key: string): boolean {
@@ -79,7 +80,7 @@ export class KeyedRows<C extends string> implements FoldedState {
   }
 
   private at(column: string): number {
-    const i = this.index.get(column);
+    const i = this.index[column];
     if (i === undefined) throw new Error(`${this.table} has no column ${column} in its fold`);
     return i;
   }
@@ -88,6 +89,6 @@ export class KeyedRows<C extends string> implements FoldedState {
     if (!Array.isArray(row)) return this.columns.map((c) => (row as Readonly<Record<C, unknown>>)[c]);
     if (row.length !== this.columns.length)
       throw new Error(`${this.table}: a row of ${row.length} values for ${this.columns.length} columns`);
-    return [...(row as readonly unknown[])];
+    return row as unknown[];
   }
 }

@@ -50,14 +50,6 @@ describe('KeyedRows', () => {
     // @ts-expect-error: a column it does not hold
     expect(() => t.update('a', { nope: 1 })).toThrow();
   });
-
-  it('keeps its own copy of a row given as values', () => {
-    const t = new KeyedRows('s.t', ['id', 'n']);
-    const values = ['a', 1];
-    t.insert('a', values);
-    values[1] = 2;
-    expect(rowsOf(t)).toEqual([['a', 1]]);
-  });
 });
 
 describe('StockLevels', () => {
