@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { WithOrderSummary } from '@/components/orders/order-summary';
 import { PageTitle } from '@/components/seo/page-title';
 import { ProductImage } from '@/components/ui/product-image';
 import { paths } from '@/config/paths';
@@ -37,7 +38,27 @@ export function CartPage() {
     <section className="container page">
       <PageTitle title="Cart" />
       <h1 className="page-title">Your cart</h1>
-      <div className={styles.layout}>
+      <WithOrderSummary
+        summary={
+          <>
+            <p className={styles.row}>
+              <span>Subtotal</span>
+              <span>{formatRupees(totals.subtotal)}</span>
+            </p>
+            <p className={styles.row}>
+              <span>Delivery</span>
+              <span>{quote ? (totals.deliveryTotal > 0 ? formatRupees(totals.deliveryTotal) : 'Free') : '…'}</span>
+            </p>
+            <p className={`${styles.row} ${styles.total}`}>
+              <span>Total</span>
+              <span>{quote ? formatRupees(totals.total) : '…'}</span>
+            </p>
+            <Link to={paths.checkout.getHref()} className="btn btn-primary btn-block">
+              Proceed to Checkout
+            </Link>
+          </>
+        }
+      >
         <ul className={styles.lines}>
           {lines.map((line) => {
             const key = cartLineKey(line);
@@ -63,25 +84,7 @@ export function CartPage() {
             );
           })}
         </ul>
-        <aside className={styles.summary} aria-label="Order summary">
-          <h2>Order summary</h2>
-          <p className={styles.row}>
-            <span>Subtotal</span>
-            <span>{formatRupees(totals.subtotal)}</span>
-          </p>
-          <p className={styles.row}>
-            <span>Delivery</span>
-            <span>{quote ? (totals.deliveryTotal > 0 ? formatRupees(totals.deliveryTotal) : 'Free') : '…'}</span>
-          </p>
-          <p className={`${styles.row} ${styles.total}`}>
-            <span>Total</span>
-            <span>{quote ? formatRupees(totals.total) : '…'}</span>
-          </p>
-          <Link to={paths.checkout.getHref()} className="btn btn-primary btn-block">
-            Proceed to Checkout
-          </Link>
-        </aside>
-      </div>
+      </WithOrderSummary>
     </section>
   );
 }

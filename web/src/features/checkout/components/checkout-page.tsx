@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { useAppDispatch } from '@/app/hooks';
 import { SelectField, TextField } from '@/components/form/text-field';
 import { notificationShown } from '@/components/notifications/notifications-slice';
+import { WithOrderSummary } from '@/components/orders/order-summary';
 import { PageTitle } from '@/components/seo/page-title';
 import { ProductImage } from '@/components/ui/product-image';
 import { paths } from '@/config/paths';
@@ -116,7 +117,65 @@ export function CheckoutPage({ lines, profile, isLoggedIn, onOrderPlaced }: Chec
     <section className="container page">
       <PageTitle title="Checkout" />
       <h1 className="page-title">Checkout</h1>
-      <div className={styles.layout}>
+      <WithOrderSummary
+        wide
+        summary={
+          <>
+            <ul className={styles.lines}>
+              {lines.map((line) => (
+                <li key={`${String(line.id)}|${line.size ?? ''}|${line.color ?? ''}`} className={styles.line}>
+                  <ProductImage image={line.image} alt={line.name} className={styles.image} />
+                  <div>
+                    <p className={styles.lineName}>{line.name}</p>
+                    <p className="muted">
+                      {[line.size && `Size ${line.size}`, line.color, `${formatRupees(line.price)} x ${line.quantity}`]
+                        .filter(Boolean)
+                        .join(' · ')}
+                    </p>
+                  </div>
+                  <p className={styles.lineTotal}>{formatRupees(line.price * line.quantity)}</p>
+                </li>
+              ))}
+            </ul>
+
+            <CouponBox orderTotal={totals.subtotal} applied={coupon} onChange={setCoupon} disabled={processing} />
+
+            <dl className={styles.totals}>
+              <div className={styles.row}>
+                <dt>Subtotal</dt>
+                <dd>{formatRupees(totals.subtotal)}</dd>
+              </div>
+              {coupon ? (
+                <div className={`${styles.row} ${styles.discount}`}>
+                  <dt>Discount ({coupon.code})</dt>
+                  <dd>-{formatRupees(totals.discount)}</dd>
+                </div>
+              ) : null}
+              <div className={styles.row}>
+                <dt>Shipping</dt>
+                <dd>{quote ? (totals.shippingCharge > 0 ? formatRupees(totals.shippingCharge) : 'Free') : '…'}</dd>
+              </div>
+              <div className={styles.row}>
+                <dt>Delivery</dt>
+                <dd>{quote ? (totals.deliveryCharge > 0 ? formatRupees(totals.deliveryCharge) : 'Free') : '…'}</dd>
+              </div>
+              <div className={`${styles.row} ${styles.total}`}>
+                <dt>Total</dt>
+                <dd>{quote ? formatRupees(totals.total) : '…'}</dd>
+              </div>
+            </dl>
+
+            <button type="submit" form={formId} className="btn btn-primary btn-block" disabled={processing || !quote}>
+              {processing ? 'Processing...' : `Pay ${quote ? formatRupees(totals.total) : ''}`.trim()}
+            </button>
+            {sandbox ? (
+              <p className={styles.sandbox} role="note">
+                Test mode: payments go through the built-in Razorpay sandbox. No money moves.
+              </p>
+            ) : null}
+          </>
+        }
+      >
         <div className={styles.main}>
           {isLoggedIn ? (
             <section className={styles.card} aria-labelledby={`${pickerId}-heading`}>
@@ -176,63 +235,7 @@ export function CheckoutPage({ lines, profile, isLoggedIn, onOrderPlaced }: Chec
             </form>
           </section>
         </div>
-
-        <aside className={styles.summary} aria-label="Order summary">
-          <h2>Order summary</h2>
-          <ul className={styles.lines}>
-            {lines.map((line) => (
-              <li key={`${String(line.id)}|${line.size ?? ''}|${line.color ?? ''}`} className={styles.line}>
-                <ProductImage image={line.image} alt={line.name} className={styles.image} />
-                <div>
-                  <p className={styles.lineName}>{line.name}</p>
-                  <p className="muted">
-                    {[line.size && `Size ${line.size}`, line.color, `${formatRupees(line.price)} x ${line.quantity}`]
-                      .filter(Boolean)
-                      .join(' · ')}
-                  </p>
-                </div>
-                <p className={styles.lineTotal}>{formatRupees(line.price * line.quantity)}</p>
-              </li>
-            ))}
-          </ul>
-
-          <CouponBox orderTotal={totals.subtotal} applied={coupon} onChange={setCoupon} disabled={processing} />
-
-          <dl className={styles.totals}>
-            <div className={styles.row}>
-              <dt>Subtotal</dt>
-              <dd>{formatRupees(totals.subtotal)}</dd>
-            </div>
-            {coupon ? (
-              <div className={`${styles.row} ${styles.discount}`}>
-                <dt>Discount ({coupon.code})</dt>
-                <dd>-{formatRupees(totals.discount)}</dd>
-              </div>
-            ) : null}
-            <div className={styles.row}>
-              <dt>Shipping</dt>
-              <dd>{quote ? (totals.shippingCharge > 0 ? formatRupees(totals.shippingCharge) : 'Free') : '…'}</dd>
-            </div>
-            <div className={styles.row}>
-              <dt>Delivery</dt>
-              <dd>{quote ? (totals.deliveryCharge > 0 ? formatRupees(totals.deliveryCharge) : 'Free') : '…'}</dd>
-            </div>
-            <div className={`${styles.row} ${styles.total}`}>
-              <dt>Total</dt>
-              <dd>{quote ? formatRupees(totals.total) : '…'}</dd>
-            </div>
-          </dl>
-
-          <button type="submit" form={formId} className="btn btn-primary btn-block" disabled={processing || !quote}>
-            {processing ? 'Processing...' : `Pay ${quote ? formatRupees(totals.total) : ''}`.trim()}
-          </button>
-          {sandbox ? (
-            <p className={styles.sandbox} role="note">
-              Test mode: payments go through the built-in Razorpay sandbox. No money moves.
-            </p>
-          ) : null}
-        </aside>
-      </div>
+      </WithOrderSummary>
     </section>
   );
 }
