@@ -35,16 +35,22 @@ function fill(label: string, value: string) {
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
 }
 
+/** Fills every field (the valid values unless given) and presses Sign up. */
+function submit(values: Partial<typeof valid> = {}) {
+  const form = { ...valid, ...values };
+  fill('Name', form.name);
+  fill('Email', form.email);
+  fill('Phone', form.phone);
+  fill('Password', form.password);
+  fill('Confirm password', form.confirmPassword);
+  fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+}
+
 describe('SignupForm', () => {
   it('shows the mismatch and sends nothing', () => {
     const fetchMock = fakeApi({});
     renderWithProviders(<SignupForm onSuccess={vi.fn()} loginHref="/login" />);
-    fill('Name', valid.name);
-    fill('Email', valid.email);
-    fill('Phone', valid.phone);
-    fill('Password', 'secret1');
-    fill('Confirm password', 'secret2');
-    fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    submit({ password: 'secret1', confirmPassword: 'secret2' });
 
     expect(screen.getByText('Passwords do not match')).toBeTruthy();
     expect(fetchMock).not.toHaveBeenCalled();
@@ -55,12 +61,7 @@ describe('SignupForm', () => {
     const fetchMock = fakeApi({ 'POST /api/auth/register': () => jsonResponse({ user, token: 't-1' }, 201) });
     const onSuccess = vi.fn();
     const { store } = renderWithProviders(<SignupForm onSuccess={onSuccess} loginHref="/login" />);
-    fill('Name', valid.name);
-    fill('Email', valid.email);
-    fill('Phone', valid.phone);
-    fill('Password', valid.password);
-    fill('Confirm password', valid.confirmPassword);
-    fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    submit();
 
     await vi.waitFor(() => expect(onSuccess).toHaveBeenCalledWith(user));
     expect(await requestsOf(fetchMock)[0]?.json()).toEqual({
@@ -79,12 +80,7 @@ describe('SignupForm', () => {
   it("says 'Registration failed' with the server message", async () => {
     fakeApi({ 'POST /api/auth/register': () => jsonResponse({ message: 'Email already registered' }, 409) });
     const { store } = renderWithProviders(<SignupForm onSuccess={vi.fn()} loginHref="/login" />);
-    fill('Name', valid.name);
-    fill('Email', valid.email);
-    fill('Phone', valid.phone);
-    fill('Password', valid.password);
-    fill('Confirm password', valid.confirmPassword);
-    fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    submit();
 
     await vi.waitFor(() =>
       expect(store.getState().notifications.items.at(-1)).toMatchObject({
