@@ -17,10 +17,23 @@ export const fromBuyer = (n: number): Record<string, string> => ({
 });
 
 /**
- * A guest's create-order body: buyer `n` (name, phone and e-mail of their own, an address in Bengaluru) buys
- * `lines` (no size or colour unless a line gives one), with the receipt given; `details` adds to or replaces the
- * buyer's details (address, name, phone, e-mail, coupon, ...). The amount is a placeholder: the shop prices
- * the order itself.
+ * A guest's checkout details: buyer `n` (name, phone and e-mail of their own, an address in Bengaluru) buys
+ * `lines` (no size or colour unless a line gives one); `details` adds to or replaces any of them (address,
+ * name, phone, e-mail, coupon, ...).
+ */
+export const guestOrderData = (n: number, lines: PurchaseLine[], details: Record<string, unknown> = {}) => ({
+  address: '12 MG Road, Bengaluru',
+  pincode: '560001',
+  customerName: `Buyer ${n}`,
+  customerPhone: '+919800000000',
+  customerEmail: `buyer${n}@example.in`,
+  items: lines.map((l) => ({ size: null, color: null, ...l })),
+  ...details,
+});
+
+/**
+ * A guest's create-order body: guestOrderData with the receipt given. The amount is a placeholder: the shop
+ * prices the order itself.
  */
 export const guestOrder = (
   receipt: string,
@@ -31,15 +44,7 @@ export const guestOrder = (
   amount: 1,
   currency: 'INR',
   receipt,
-  orderData: {
-    address: '12 MG Road, Bengaluru',
-    pincode: '560001',
-    customerName: `Buyer ${n}`,
-    customerPhone: '+919800000000',
-    customerEmail: `buyer${n}@example.in`,
-    items: lines.map((l) => ({ size: null, color: null, ...l })),
-    ...details,
-  },
+  orderData: guestOrderData(n, lines, details),
 });
 
 /**
