@@ -15,6 +15,7 @@ import {
   evolveUser,
   initialEmailState,
   initialUserState,
+  userDecider,
   type UserCommand,
 } from './user/decider.ts';
 
@@ -131,7 +132,7 @@ export class Accounts {
     const version = await decideAndAppend(
       this.store,
       userStreamId(userId),
-      { initialState: initialUserState, evolve: evolveUser, decide: decideUser },
+      userDecider,
       () => ({ type: 'PromoteToAdmin', data: { now: this.clock() } }),
       'system',
     );

@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError, ValidationError } from '@shop/shared/errors/errors';
+import type { Decider } from '@shop/shared/eventstore/types';
 import type { CollectionDetails, CollectionEvent } from './events.ts';
 
 export type CollectionState =
@@ -114,3 +115,10 @@ export function decideCollection(command: CollectionCommand, state: CollectionSt
     }
   }
 }
+
+/** The decider of a collection's stream, as its application service and unit spec run it. */
+export const collectionDecider: Decider<CollectionCommand, CollectionState, CollectionEvent> = {
+  decide: decideCollection,
+  evolve: evolveCollection,
+  initialState: initialCollectionState,
+};

@@ -1,4 +1,5 @@
 import { ValidationError } from '@shop/shared/errors/errors';
+import type { Decider } from '@shop/shared/eventstore/types';
 import { MAX_SLIDES, type CarouselSlide, type HomepageEvent } from './events.ts';
 
 export type HomepageState = {
@@ -79,3 +80,10 @@ export function decideHomepage(command: HomepageCommand, state: HomepageState): 
     }
   }
 }
+
+/** The decider of the homepage's stream, as its application service and unit spec run it. */
+export const homepageDecider: Decider<HomepageCommand, HomepageState, HomepageEvent> = {
+  decide: decideHomepage,
+  evolve: evolveHomepage,
+  initialState: initialHomepageState,
+};
