@@ -90,29 +90,26 @@ export function changedColumns(
   return { columns: entries.map(([k]) => columns[k]!), values: entries.map(([, v]) => v as unknown) };
 }
 
-/** A details-changed event as a row update: its row's id, its time, its changed fields and their columns. */
-export interface ChangedDetails {
-  id: string;
-  at: string;
-  /** The event's fields besides the id and the time (the fields `columns` does not map are left alone). */
-  changes: object;
-  /** field → column. */
-  columns: Readonly<Record<string, string>>;
-  /** No statement when none of the mapped fields changed (else updated_at alone is set). */
-  skipWhenUnchanged?: boolean;
-}
-
 /**
- * `UPDATE <table> SET <column> = <value>, ..., updated_at = <at> WHERE id = <id>`: a details-changed event's
- * partial update of the changed fields (`table` schema-qualified, with `id` and `updated_at` columns).
+ * The partial update of a details-changed event on `table` (schema-qualified, with `id` and `updated_at`
+ * columns), for the fields `columns` maps (field → column): `(tx, id, at, changes)` runs
+ * `UPDATE <table> SET <column> = <value>, ..., updated_at = <at> WHERE id = <id>` for the fields of `changes`
+ * it maps (others are left alone). When it maps none of them, updated_at alone is set, or with
+ * `skipWhenUnchanged` nothing is written.
  */
-export async function updateChangedDetails(tx: PoolClient, table: string, change: ChangedDetails): Promise<void> {
-  const { columns, values } = changedColumns(change.changes, change.columns);
-  if (columns.length === 0 && change.skipWhenUnchanged) return;
-  const sets = columns.map((c, i) => `${c} = $${i + 3}`);
-  await tx.query(`UPDATE ${table} SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1`, [
-    change.id,
-    change.at,
-    ...values,
-  ]);
+export function changedDetailsUpdate(
+  table: string,
+  columns: Readonly<Record<string, string>>,
+  options: { skipWhenUnchanged?: boolean } = {},
+): (tx: PoolClient, id: string, at: string, changes: object) => Promise<void> {
+  return async (tx, id, at, changes) => {
+    const changed = changedColumns(changes, columns);
+    if (changed.columns.length === 0 && options.skipWhenUnchanged) return;
+    const sets = changed.columns.map((c, i) => `${c} = $${i + 3}`);
+    await tx.query(`UPDATE ${table} SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1`, [
+      id,
+      at,
+      ...changed.values,
+    ]);
+  };
 }

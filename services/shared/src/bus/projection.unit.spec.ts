@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { RecordedEvent } from '../eventstore/types.ts';
-import { changedColumns, defineProjection, updateChangedDetails, type UncheckedEvents } from './projection.ts';
+import { changedColumns, changedDetailsUpdate, defineProjection, type UncheckedEvents } from './projection.ts';
 
 type Placed = { type: 'Placed'; data: { orderId: string; total: number } };
 type Cancelled = { type: 'Cancelled'; data: { orderId: string; reason: string } };
@@ -116,7 +116,7 @@ describe('defineProjection', () => {
   });
 });
 
-describe('changedColumns and updateChangedDetails', () => {
+describe('changedColumns and changedDetailsUpdate', () => {
   const columns = { name: 'name', pricePaise: 'price_paise', sizeLabels: 'size_labels' };
 
   it('pick the changed fields that map to columns, in their order', () => {
@@ -129,16 +129,16 @@ describe('changedColumns and updateChangedDetails', () => {
 
   it('update the changed columns and updated_at by id; with nothing mapped, updated_at alone or nothing', async () => {
     const { tx, queries } = recordingTx();
-    const change = { id: 'p1', at: 't1', changes: { sizeLabels: null, other: 1, name: 'Kurta' }, columns };
-    await updateChangedDetails(tx, 'catalog.products', change);
-    await updateChangedDetails(tx, 'catalog.collections', { ...change, changes: { other: 1 } });
-    await updateChangedDetails(tx, 'catalog.products', { ...change, changes: {}, skipWhenUnchanged: true });
+    const products = changedDetailsUpdate('catalog.products', columns);
+    await products(tx, 'p1', 't1', { sizeLabels: null, other: 1, name: 'Kurta' });
+    await products(tx, 'p1', 't2', { other: 1 });
+    await changedDetailsUpdate('catalog.products', columns, { skipWhenUnchanged: true })(tx, 'p1', 't3', {});
     expect(queries).toEqual([
       {
         sql: 'UPDATE catalog.products SET size_labels = $3, name = $4, updated_at = $2 WHERE id = $1',
         params: ['p1', 't1', null, 'Kurta'],
       },
-      { sql: 'UPDATE catalog.collections SET updated_at = $2 WHERE id = $1', params: ['p1', 't1'] },
+      { sql: 'UPDATE catalog.products SET updated_at = $2 WHERE id = $1', params: ['p1', 't2'] },
     ]);
   });
 });

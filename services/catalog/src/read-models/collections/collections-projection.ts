@@ -1,11 +1,16 @@
-import { defineProjection, updateChangedDetails } from '@shop/shared/bus/projection';
+import { changedDetailsUpdate, defineProjection } from '@shop/shared/bus/projection';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { CollectionEvent } from '../../collection/events.ts';
 import type { ProductDeleted } from '../../product/events.ts';
 
 export const COLLECTIONS_PROJECTION = 'catalog.collections';
 
-const DETAIL_COLUMNS: Record<string, string> = { name: 'name', description: 'description', image: 'image' };
+/** CollectionDetailsChanged: its fields' columns. */
+const updateDetails = changedDetailsUpdate('catalog.collections', {
+  name: 'name',
+  description: 'description',
+  image: 'image',
+});
 
 /** A change of the collection's products moves its updated_at forward, never back. */
 const touchCollection = (tx: Parameters<EventConsumer['handle']>[1], collectionId: string, at: string) =>
@@ -30,12 +35,7 @@ export function collectionsProjection(): EventConsumer {
         );
       },
       async CollectionDetailsChanged({ collectionId, changedAt, ...changes }, tx) {
-        await updateChangedDetails(tx, 'catalog.collections', {
-          id: collectionId,
-          at: changedAt,
-          changes,
-          columns: DETAIL_COLUMNS,
-        });
+        await updateDetails(tx, collectionId, changedAt, changes);
       },
       async CollectionDeleted(d, tx) {
         await tx.query(`DELETE FROM catalog.collection_products WHERE collection_id = $1`, [d.collectionId]);

@@ -1,10 +1,11 @@
-import { defineProjection, updateChangedDetails } from '@shop/shared/bus/projection';
+import { changedDetailsUpdate, defineProjection } from '@shop/shared/bus/projection';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { HomeSectionEvent } from '../../home-section/events.ts';
 
 export const HOME_SECTIONS_PROJECTION = 'catalog.home_sections';
 
-const COLUMNS: Record<string, string> = {
+/** HomeSectionChanged: its fields' columns. */
+const updateDetails = changedDetailsUpdate('catalog.home_sections', {
   name: 'name',
   contentType: 'content_type',
   contentIds: 'content_ids',
@@ -14,7 +15,7 @@ const COLUMNS: Record<string, string> = {
   textSize: 'text_size',
   displayOrder: 'display_order',
   isActive: 'is_active',
-};
+});
 
 /**
  * catalog.home_sections: the homepage sections list. Content ids are kept as the admin chose them; what
@@ -48,12 +49,7 @@ export function homeSectionsProjection(): EventConsumer {
         );
       },
       async HomeSectionChanged({ sectionId, changedAt, ...changes }, tx) {
-        await updateChangedDetails(tx, 'catalog.home_sections', {
-          id: sectionId,
-          at: changedAt,
-          changes,
-          columns: COLUMNS,
-        });
+        await updateDetails(tx, sectionId, changedAt, changes);
       },
       async HomeSectionDeleted(d, tx) {
         await tx.query(`DELETE FROM catalog.home_sections WHERE id = $1`, [d.sectionId]);

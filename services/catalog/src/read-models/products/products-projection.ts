@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { defineProjection, updateChangedDetails } from '@shop/shared/bus/projection';
+import { changedDetailsUpdate, defineProjection } from '@shop/shared/bus/projection';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { ProductEvent } from '../../product/events.ts';
 import type { StockEvent } from '../../stock/events.ts';
@@ -8,6 +8,7 @@ import type { ProductFactsView } from '../../inventory/product-facts.ts';
 
 export const PRODUCTS_PROJECTION = 'catalog.products';
 
+/** A product's detail fields (ProductDetailsChanged) and their columns (the replay fold shares them). */
 export const DETAIL_COLUMNS: Record<string, string> = {
   name: 'name',
   pricePaise: 'price_paise',
@@ -20,6 +21,8 @@ export const DETAIL_COLUMNS: Record<string, string> = {
   image: 'image',
   sizeLabels: 'size_labels',
 };
+/** ProductDetailsChanged: nothing written when none of the detail fields changed. */
+const updateDetails = changedDetailsUpdate('catalog.products', DETAIL_COLUMNS, { skipWhenUnchanged: true });
 
 /**
  * Rebuilds a product row's ordered size map and its quantity from catalog.stock_levels. The quantity is
@@ -114,13 +117,7 @@ export function productsProjection(cache?: ProductListCache, facts?: ProductFact
         return factsOf(d.productId);
       },
       async ProductDetailsChanged({ productId, changedAt, ...changes }, tx) {
-        await updateChangedDetails(tx, 'catalog.products', {
-          id: productId,
-          at: changedAt,
-          changes,
-          columns: DETAIL_COLUMNS,
-          skipWhenUnchanged: true,
-        });
+        await updateDetails(tx, productId, changedAt, changes);
         if ('sizeLabels' in changes) await refreshStock(tx, productId, changedAt);
         return factsOf(productId);
       },
