@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sandboxPay } from '../../../checkout/src/payment-provider/sandbox/sandbox-pay.ts';
 import { testShopForTests } from '@shop/test-support/file-shop';
+import { guestOrderData } from '@shop/test-support/purchase';
 
 interface Product {
   id: string;
@@ -26,14 +27,9 @@ async function buy(buyer: number, productId: string, size: string | null, quanti
     {
       body: {
         amount: 1,
-        orderData: {
-          address: '12 MG Road, Bengaluru',
-          pincode: '560001',
-          customerName: `Buyer ${buyer}`,
-          customerPhone: '+919800000000',
+        orderData: guestOrderData(buyer, [{ productId, quantity, size }], {
           customerEmail: `sized${buyer}@example.in`,
-          items: [{ productId, quantity, size, color: null }],
-        },
+        }),
       },
     },
   );

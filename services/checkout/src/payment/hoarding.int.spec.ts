@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPay } from '../payment-provider/sandbox/sandbox-pay.ts';
 import { TOO_MANY_CHECKOUTS } from './live-checkouts.ts';
 import { createTenPercentCoupon } from '@shop/test-support/fixtures';
+import { guestOrderData } from '@shop/test-support/purchase';
 import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import { waitUntil } from '@shop/test-support/wait-until';
 
@@ -32,16 +33,7 @@ let nextBuyer = 1;
 
 const orderData = (items: Item[], extra: Record<string, unknown> = {}) => {
   const n = nextBuyer++;
-  return {
-    address: '12 MG Road, Bengaluru',
-    pincode: '560001',
-    customerName: `Buyer ${n}`,
-    customerPhone: '+919800000000',
-    customerEmail: `hoard${n}@example.in`,
-    items: items.map((i) => ({ color: null, size: null, ...i })),
-    couponCode: null,
-    ...extra,
-  };
+  return guestOrderData(n, items, { customerEmail: `hoard${n}@example.in`, couponCode: null, ...extra });
 };
 
 function suite(shopOf: () => TestShop) {

@@ -3,6 +3,7 @@ import { sandboxPay } from '../payment-provider/sandbox/sandbox-pay.ts';
 import { paymentSettings } from './provider-settings.ts';
 import { createProduct as listProduct, createTenPercentCoupon } from '@shop/test-support/fixtures';
 import { testShopForTests } from '@shop/test-support/file-shop';
+import { guestOrderData, type PurchaseLine } from '@shop/test-support/purchase';
 import { waitUntil } from '@shop/test-support/wait-until';
 
 interface CreateOrderAnswer {
@@ -29,24 +30,16 @@ const sandbox = () => `${running.shop.url}/razorpay-sandbox`;
 
 const createProduct = (fields: Record<string, string>) => listProduct(running.shop.api, running.admin, fields);
 
-const orderData = (
-  buyer: number,
-  items: Array<{ productId: string; quantity: number; size?: string | null }>,
-  extra: Record<string, unknown> = {},
-) => ({
-  address: '12 MG Road, Bengaluru',
-  pincode: '560001',
-  customerName: `Buyer ${buyer}`,
-  customerPhone: '+919800000000',
-  customerEmail: `buyer${buyer}@example.in`,
-  items: items.map((i) => ({ color: null, size: null, ...i })),
-  couponCode: null,
-  totalAmount: 0,
-  discountAmount: 0,
-  shippingCharge: 0,
-  deliveryCharge: 0,
-  ...extra,
-});
+/** The checkout form's order data: a guest buyer's details and the browser's (unused) totals. */
+const orderData = (buyer: number, items: PurchaseLine[], extra: Record<string, unknown> = {}) =>
+  guestOrderData(buyer, items, {
+    couponCode: null,
+    totalAmount: 0,
+    discountAmount: 0,
+    shippingCharge: 0,
+    deliveryCharge: 0,
+    ...extra,
+  });
 
 /**
  * Each buyer shops from an address of their own: guests are rate-limited and capped per address, and the

@@ -7,6 +7,7 @@ import { paymentSettings } from './provider-settings.ts';
 import type { RefundView } from './read-models/refunds-projection.ts';
 import { testShopForTests } from '@shop/test-support/file-shop';
 import { createProduct as listProduct } from '@shop/test-support/fixtures';
+import { guestOrderData } from '@shop/test-support/purchase';
 import { waitUntil } from '@shop/test-support/wait-until';
 
 // Money the shop took but cannot turn into an order goes back to the payer through the provider, exactly
@@ -29,14 +30,7 @@ const from = (buyer: number) => ({ 'x-forwarded-for': `10.9.${(buyer >> 8) & 255
 
 const createProduct = (fields: Record<string, string>) => listProduct(running.shop.api, running.admin, fields);
 
-const orderData = (buyer: number, productId: string) => ({
-  address: '12 MG Road, Bengaluru',
-  pincode: '560001',
-  customerName: `Buyer ${buyer}`,
-  customerPhone: '+919800000000',
-  customerEmail: `buyer${buyer}@example.in`,
-  items: [{ productId, quantity: 1, size: null, color: null }],
-});
+const orderData = (buyer: number, productId: string) => guestOrderData(buyer, [{ productId, quantity: 1 }]);
 
 /** One webhook delivery, signed as Razorpay signs it; the shop's answer. */
 async function deliver(eventId: string, body: unknown): Promise<{ status: number; body: { status?: string } }> {
