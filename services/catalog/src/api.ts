@@ -156,7 +156,7 @@ export function catalogRouter(
     const body = await listCache.get(includeDelisted);
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache');
-    res.end(body);
+    await body.send(req, res); // compressed once per change of the list, not per request
   });
 
   r.get('/api/products/:id', async (req, res) => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http, { type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compressResponses } from '@shop/shared/http/compression';
@@ -10,6 +10,7 @@ import { createHttpApp } from '@shop/shared/http/app';
 import { createLogger } from '@shop/shared/observability/logger';
 import { Metrics } from '@shop/shared/observability/metrics';
 import { listen } from '@shop/shared/runtime/host';
+import { createProduct } from '@shop/test-support/fixtures';
 import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import { serveWebApp } from './web.ts';
 
@@ -78,6 +79,42 @@ describe('HTTP compression (issue 15, defect 8: no compression)', () => {
     const json = gunzipSync(raw);
     expect(JSON.parse(json.toString('utf8'))).toEqual(products);
     expect(raw.length).toBeLessThan(json.length / 2);
+  });
+
+  it('sends the product list compressed once per change: brotli to a client that accepts it, gzip to one that takes only gzip, and a new product at once', async () => {
+    const raw = (encoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http
+          .get(`${shop.url}/api/products`, { headers: { 'accept-encoding': encoding } }, (res) => {
+            const parts: Buffer[] = [];
+            res.on('data', (d: Buffer) => parts.push(d));
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(parts) }));
+            res.on('error', reject);
+          })
+          .on('error', reject);
+      });
+    const plain = await raw('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/Accept-Encoding/i);
+    const browser = await raw('gzip, deflate, br, zstd');
+    expect(browser.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(browser.body).equals(plain.body)).toBe(true);
+    const gz = await raw('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    // the copy is kept: the next gzip reader gets the very same bytes
+    expect((await raw('gzip')).body.equals(gz.body)).toBe(true);
+
+    // A change is seen compressed at once (the copy goes with the list it was made from).
+    const admin = await shop.login();
+    const id = await createProduct(shop.api, admin, {
+      name: 'Compressed Kurta',
+      price: '1299',
+      quantity: '3',
+      category: 'Men',
+    });
+    const after = JSON.parse(gunzipSync((await raw('gzip')).body).toString('utf8')) as Array<{ id: string }>;
+    expect(after.some((p) => p.id === id)).toBe(true);
   });
 
   it('leaves answers uncompressed for a client that does not accept compression', async () => {

@@ -89,7 +89,7 @@ export function createProxyGateway(opts: {
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
       res.setHeader('Cache-Control', 'no-cache');
       res.setHeader('X-Cache', 'gateway');
-      res.end(body);
+      await body.send(req, res);
     });
     // A write through this gateway drops its copy once answered, so the writer's next read is fresh
     // (other gateways hear of it by pub/sub).

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Cache, PubSub } from '@shop/shared/cache/types';
+import { EncodedBody } from '@shop/shared/http/compression';
 import { listProducts } from './products-queries.ts';
 
 const CHANNEL = 'catalog.products.changed';
@@ -15,7 +16,8 @@ const bodyKey = (version: string, includeDelisted: boolean) =>
  * and pub/sub tells every process to drop its in-process copy.
  */
 export class ProductListCache {
-  private local = new Map<string, Buffer>();
+  /** The list's bytes, with their compressed forms once a client asked for one (made once per change). */
+  private local = new Map<string, EncodedBody>();
   /** Bumped on every invalidation so an in-process load that raced with one is not kept. */
   private generation = 0;
   private unsubscribe?: () => Promise<void>;
@@ -37,7 +39,7 @@ export class ProductListCache {
   }
 
   /** The JSON body of the product list. */
-  async get(includeDelisted: boolean): Promise<Buffer> {
+  async get(includeDelisted: boolean): Promise<EncodedBody> {
     const localKey = includeDelisted ? 'all' : 'public';
     const hit = this.local.get(localKey);
     if (hit) return hit;
@@ -49,15 +51,16 @@ export class ProductListCache {
     }
     const k = bodyKey(version, includeDelisted);
     const shared = await this.cache.get(k);
-    let body: Buffer;
+    let bytes: Buffer;
     if (shared !== null) {
-      body = Buffer.from(shared);
+      bytes = Buffer.from(shared);
     } else {
       if (!this.db) throw new Error('ProductListCache without a database can only peek');
       const json = JSON.stringify(await listProducts(this.db, { includeDelisted }));
-      body = Buffer.from(json);
+      bytes = Buffer.from(json);
       await this.cache.set(k, json, 600);
     }
+    const body = new EncodedBody(bytes);
     if (gen === this.generation) this.local.set(localKey, body);
     return body;
   }
@@ -66,7 +69,7 @@ export class ProductListCache {
    * The list's JSON body if a cache holds it (in-process copy, then the shared cache), else null: never
    * reads Postgres. The gateway answers from this and forwards to the catalog service on a miss.
    */
-  async peek(includeDelisted: boolean): Promise<Buffer | null> {
+  async peek(includeDelisted: boolean): Promise<EncodedBody | null> {
     const localKey = includeDelisted ? 'all' : 'public';
     const hit = this.local.get(localKey);
     if (hit) return hit;
@@ -75,7 +78,7 @@ export class ProductListCache {
     if (version === null) return null;
     const shared = await this.cache.get(bodyKey(version, includeDelisted));
     if (shared === null) return null;
-    const body = Buffer.from(shared);
+    const body = new EncodedBody(Buffer.from(shared));
     if (gen === this.generation) this.local.set(localKey, body);
     return body;
   }
