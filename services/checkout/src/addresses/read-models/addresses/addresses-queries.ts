@@ -1,17 +1,9 @@
 import type pg from 'pg';
+import type { AddressFields } from '../../address-book/events.ts';
 
-/** A saved address as the API answers it. */
-export interface AddressView {
+/** A saved address as the API answers it: its fields as the address book records them, its id and default. */
+export interface AddressView extends AddressFields {
   id: string;
-  label: string;
-  name: string;
-  phone: string;
-  email: string;
-  addressLine1: string;
-  addressLine2: string;
-  city: string;
-  state: string;
-  zipCode: string;
   isDefault: boolean;
 }
 
