@@ -6,9 +6,10 @@
  *   npm run bench:read -- --mode distributed  # gateway + services as processes, Redis, Kafka
  *
  * Distributed mode uses DATABASE_URL / REDIS_URL / KAFKA_BROKERS when set, else the machine's Postgres and
- * Redis on their default ports and a Kafka mock broker it starts. Prints figures; never fails on them. Besides
- * req/s and latency it prints each server's CPU per request (its node processes, from /proc), the figure that
- * moves least when other work shares the machine's cores.
+ * Redis on their default ports and a Kafka mock broker it starts. Prints figures; never fails on them. A third
+ * run asks as a browser does (Accept-Encoding: gzip, deflate, br, zstd), so the list comes compressed. Each
+ * run prints req/s, latency and the server's CPU per request (its node processes, from /proc), the figure
+ * that moves least when other work shares the machine's cores.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,10 +26,10 @@ const duration = Number(args.includes('--duration') ? args[args.indexOf('--durat
 const connections = 100;
 
 /** Warm-up, then the measured run; `cpuSeconds` reads the CPU the server's processes have used so far. */
-async function run(url: string, title: string, cpuSeconds: () => number) {
-  await autocannon({ url, connections, duration: 2 });
+async function run(url: string, title: string, cpuSeconds: () => number, headers: Record<string, string> = {}) {
+  await autocannon({ url, connections, duration: 2, headers });
   const cpuBefore = cpuSeconds();
-  const r = await autocannon({ url, connections, duration, title });
+  const r = await autocannon({ url, connections, duration, title, headers });
   const cpuUsPerRequest = canMeasureCpu() ? ((cpuSeconds() - cpuBefore) * 1e6) / r.requests.total : NaN;
   return {
     title,
@@ -86,6 +87,13 @@ try {
   const shop = await run(`${base}/api/products`, `shop (${mode})`, () =>
     nodeProcessesCpuSeconds({ excluded: [bareProc.pid!] }),
   );
+  // What a browser sends: the list comes compressed (brotli), made once per change of the list.
+  const browser = await run(
+    `${base}/api/products`,
+    `shop (${mode}), a browser's Accept-Encoding`,
+    () => nodeProcessesCpuSeconds({ excluded: [bareProc.pid!] }),
+    { 'accept-encoding': 'gzip, deflate, br, zstd' },
+  );
 
   console.log(
     `\nbench-read: GET /api/products, ${listed} products, ${bytes.length} bytes, ${connections} connections, ${duration} s`,
@@ -93,7 +101,7 @@ try {
   console.log(machineLine());
   console.log('| run | req/s | p50 ms | p99 ms | errors | server CPU µs / request |');
   console.log('|---|---:|---:|---:|---:|---:|');
-  for (const r of [ceiling, shop])
+  for (const r of [ceiling, shop, browser])
     console.log(
       `| ${r.title} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} | ${Number.isNaN(r.cpuUsPerRequest) ? 'n/a' : Math.round(r.cpuUsPerRequest)} |`,
     );
