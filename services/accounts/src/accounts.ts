@@ -15,7 +15,6 @@ import {
   evolveUser,
   initialEmailState,
   initialUserState,
-  userDecider,
   type UserCommand,
 } from './user/decider.ts';
 
@@ -132,7 +131,7 @@ export class Accounts {
     const version = await decideAndAppend(
       this.store,
       userStreamId(userId),
-      userDecider,
+      { initialState: initialUserState, evolve: evolveUser, decide: decideUser },
       () => ({ type: 'PromoteToAdmin', data: { now: this.clock() } }),
       'system',
     );

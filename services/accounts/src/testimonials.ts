@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { decideAndAppend } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
-import { testimonialDecider, type TestimonialCommand } from './testimonial/decider.ts';
+import {
+  decideTestimonial,
+  evolveTestimonial,
+  initialTestimonialState,
+  type TestimonialCommand,
+} from './testimonial/decider.ts';
 import { testimonialStreamId, type TestimonialStatus } from './testimonial/events.ts';
+
+const TESTIMONIAL = { initialState: initialTestimonialState, evolve: evolveTestimonial, decide: decideTestimonial };
 
 /** Application service: testimonial commands against the accounts event store. Returns stream versions. */
 export class Testimonials {
@@ -33,6 +40,6 @@ export class Testimonials {
   }
 
   private run(testimonialId: string, actor: string, command: TestimonialCommand): Promise<number> {
-    return decideAndAppend(this.store, testimonialStreamId(testimonialId), testimonialDecider, () => command, actor);
+    return decideAndAppend(this.store, testimonialStreamId(testimonialId), TESTIMONIAL, () => command, actor);
   }
 }

@@ -2,10 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { decideAndAppend } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import type { Written } from './catalog.ts';
-import { collectionDecider, type CollectionCommand } from './collection/decider.ts';
+import {
+  decideCollection,
+  evolveCollection,
+  initialCollectionState,
+  type CollectionCommand,
+} from './collection/decider.ts';
 import { collectionStreamId, type CollectionDetails } from './collection/events.ts';
 import { evolveProduct, initialProductState, type ProductState } from './product/decider.ts';
 import { productStreamId, type ProductEvent } from './product/events.ts';
+
+const COLLECTION = { initialState: initialCollectionState, evolve: evolveCollection, decide: decideCollection };
 
 /** Application service: collection commands against the catalog event store. */
 export class Collections {
@@ -71,6 +78,6 @@ export class Collections {
     actor?: string,
   ): Promise<Written> {
     const streamId = collectionStreamId(collectionId);
-    return [{ streamId, version: await decideAndAppend(this.store, streamId, collectionDecider, command, actor) }];
+    return [{ streamId, version: await decideAndAppend(this.store, streamId, COLLECTION, command, actor) }];
   }
 }

@@ -2,8 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { decideAndAppend } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import type { Written } from './catalog.ts';
-import { homeSectionDecider, type HomeSectionCommand } from './home-section/decider.ts';
+import {
+  decideHomeSection,
+  evolveHomeSection,
+  initialHomeSectionState,
+  type HomeSectionCommand,
+} from './home-section/decider.ts';
 import { homeSectionStreamId, type HomeSectionDetails } from './home-section/events.ts';
+
+const HOME_SECTION = { initialState: initialHomeSectionState, evolve: evolveHomeSection, decide: decideHomeSection };
 
 /** Application service: homepage section commands against the catalog event store. */
 export class HomeSections {
@@ -33,8 +40,6 @@ export class HomeSections {
   /** Read-decide-append on one section stream, retried on a version conflict. */
   private async run(sectionId: string, command: HomeSectionCommand, actor?: string): Promise<Written> {
     const streamId = homeSectionStreamId(sectionId);
-    return [
-      { streamId, version: await decideAndAppend(this.store, streamId, homeSectionDecider, () => command, actor) },
-    ];
+    return [{ streamId, version: await decideAndAppend(this.store, streamId, HOME_SECTION, () => command, actor) }];
   }
 }

@@ -1,6 +1,6 @@
 import { decideAndAppend } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
-import { homepageDecider } from './homepage/decider.ts';
+import { decideHomepage, evolveHomepage, initialHomepageState } from './homepage/decider.ts';
 import { HOMEPAGE_STREAM, type CarouselSlide } from './homepage/events.ts';
 
 /** Application service: home page configuration commands against the catalog event store. */
@@ -18,7 +18,7 @@ export class Homepage {
     return decideAndAppend(
       this.store,
       HOMEPAGE_STREAM,
-      homepageDecider,
+      { initialState: initialHomepageState, evolve: evolveHomepage, decide: decideHomepage },
       () => ({ type: 'ConfigureHomepage', data: { ...input, now: this.clock() } }),
       actor,
     );

@@ -1,7 +1,9 @@
 import { decideAndAppend } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
-import { orderDecider, type OrderCommand } from './order/decider.ts';
+import { decideOrder, evolveOrder, initialOrderState, type OrderCommand } from './order/decider.ts';
 import { orderStreamId, type DeliveryStatus } from './order/events.ts';
+
+const ORDER = { initialState: initialOrderState, evolve: evolveOrder, decide: decideOrder };
 
 /** A command's effect: the order stream and the version it is at afterwards (for read-your-writes waits). */
 export interface Written {
@@ -37,7 +39,7 @@ export class Orders {
     const streamId = orderStreamId(orderNumber);
     return {
       streamId,
-      version: await decideAndAppend(this.store, streamId, orderDecider, () => command(this.clock()), actor),
+      version: await decideAndAppend(this.store, streamId, ORDER, () => command(this.clock()), actor),
     };
   }
 }

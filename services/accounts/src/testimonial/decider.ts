@@ -1,5 +1,4 @@
 import { NotFoundError, ValidationError } from '@shop/shared/errors/errors';
-import type { Decider } from '@shop/shared/eventstore/types';
 import {
   MAX_RATING,
   MAX_TEXT_LENGTH,
@@ -94,10 +93,3 @@ export function decideTestimonial(command: TestimonialCommand, state: Testimonia
     }
   }
 }
-
-/** The decider of a testimonial's stream, as its application service and unit spec run it. */
-export const testimonialDecider: Decider<TestimonialCommand, TestimonialState, TestimonialEvent> = {
-  decide: decideTestimonial,
-  evolve: evolveTestimonial,
-  initialState: initialTestimonialState,
-};

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '@shop/test-support/given-when-then';
-import { testimonialDecider, type TestimonialCommand } from './decider.ts';
+import { decideTestimonial, evolveTestimonial, initialTestimonialState, type TestimonialCommand } from './decider.ts';
 import type { TestimonialEvent } from './events.ts';
 
 const now = new Date('2026-11-22T10:00:00Z');
-const given = deciderSpec(testimonialDecider);
+const given = deciderSpec({
+  decide: decideTestimonial,
+  evolve: evolveTestimonial,
+  initialState: initialTestimonialState,
+});
 const submit = (data: { rating?: number; text?: string } = {}): TestimonialCommand => ({
   type: 'SubmitTestimonial',
   data: { testimonialId: 't1', userId: 'u1', rating: data.rating ?? 5, text: data.text ?? 'Lovely kurta', now },

@@ -1,5 +1,4 @@
 import { ConflictError, NotFoundError, ValidationError } from '@shop/shared/errors/errors';
-import type { Decider } from '@shop/shared/eventstore/types';
 import { indiaDate } from '@shop/shared/time/india-date';
 import type { EmailEvent, Gender, UserEvent, UserProfileUpdated, UserRegistered } from './events.ts';
 
@@ -85,13 +84,6 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     }
   }
 }
-
-/** The decider of a user's stream, as its application service and unit spec run it. */
-export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
-  decide: decideUser,
-  evolve: evolveUser,
-  initialState: initialUserState,
-};
 
 // ---- email-<address>: one owner per address ----
 export type EmailState = { owner: string | null };

@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '@shop/test-support/given-when-then';
 import type { EmailEvent, UserEvent } from './events.ts';
-import { decideClaimEmail, evolveEmail, evolveUser, initialEmailState, userDecider } from './decider.ts';
+import {
+  decideClaimEmail,
+  decideUser,
+  evolveEmail,
+  evolveUser,
+  initialEmailState,
+  initialUserState,
+} from './decider.ts';
 
 const now = new Date('2026-11-22T10:00:00Z');
-const given = deciderSpec(userDecider);
+const given = deciderSpec({ decide: decideUser, evolve: evolveUser, initialState: initialUserState });
 const registered: UserEvent = {
   type: 'UserRegistered',
   data: {

@@ -1,5 +1,4 @@
 import { ConflictError, NotFoundError, ValidationError } from '@shop/shared/errors/errors';
-import type { Decider } from '@shop/shared/eventstore/types';
 import type { CollectionDetails, CollectionEvent } from './events.ts';
 
 export type CollectionState =
@@ -115,10 +114,3 @@ export function decideCollection(command: CollectionCommand, state: CollectionSt
     }
   }
 }
-
-/** The decider of a collection's stream, as its application service and unit spec run it. */
-export const collectionDecider: Decider<CollectionCommand, CollectionState, CollectionEvent> = {
-  decide: decideCollection,
-  evolve: evolveCollection,
-  initialState: initialCollectionState,
-};

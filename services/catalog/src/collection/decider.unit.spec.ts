@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '@shop/test-support/given-when-then';
-import { collectionDecider, type CollectionCommand } from './decider.ts';
+import { decideCollection, evolveCollection, initialCollectionState, type CollectionCommand } from './decider.ts';
 import type { CollectionEvent } from './events.ts';
 
 const now = new Date('2026-11-22T10:00:00Z');
@@ -19,7 +19,7 @@ const removed = (productId: string): CollectionEvent => ({
 });
 const deleted: CollectionEvent = { type: 'CollectionDeleted', data: { collectionId: 'c1', at } };
 
-const given = deciderSpec(collectionDecider);
+const given = deciderSpec({ decide: decideCollection, evolve: evolveCollection, initialState: initialCollectionState });
 
 const add = (productId: string, productExists = true): CollectionCommand => ({
   type: 'AddProductToCollection',

@@ -1,5 +1,4 @@
 import { ConflictError, NotFoundError, ValidationError } from '@shop/shared/errors/errors';
-import type { Decider } from '@shop/shared/eventstore/types';
 import type { HomeSectionDetails, HomeSectionEvent } from './events.ts';
 
 export type HomeSectionState =
@@ -87,10 +86,3 @@ export function decideHomeSection(command: HomeSectionCommand, state: HomeSectio
     }
   }
 }
-
-/** The decider of a home section's stream, as its application service and unit spec run it. */
-export const homeSectionDecider: Decider<HomeSectionCommand, HomeSectionState, HomeSectionEvent> = {
-  decide: decideHomeSection,
-  evolve: evolveHomeSection,
-  initialState: initialHomeSectionState,
-};

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '@shop/test-support/given-when-then';
-import { homeSectionDecider, type HomeSectionCommand } from './decider.ts';
+import { decideHomeSection, evolveHomeSection, initialHomeSectionState, type HomeSectionCommand } from './decider.ts';
 import type { HomeSectionDetails, HomeSectionEvent } from './events.ts';
 
 const now = new Date('2026-11-22T10:00:00Z');
@@ -19,7 +19,11 @@ const details: HomeSectionDetails = {
 const created: HomeSectionEvent = { type: 'HomeSectionCreated', data: { sectionId: 's1', ...details, createdAt: at } };
 const deleted: HomeSectionEvent = { type: 'HomeSectionDeleted', data: { sectionId: 's1', at } };
 
-const given = deciderSpec(homeSectionDecider);
+const given = deciderSpec({
+  decide: decideHomeSection,
+  evolve: evolveHomeSection,
+  initialState: initialHomeSectionState,
+});
 
 const create = (d: Partial<HomeSectionDetails>): HomeSectionCommand => ({
   type: 'CreateHomeSection',

@@ -1,5 +1,4 @@
 import { ValidationError } from '@shop/shared/errors/errors';
-import type { Decider } from '@shop/shared/eventstore/types';
 import { MAX_SLIDES, type CarouselSlide, type HomepageEvent } from './events.ts';
 
 export type HomepageState = {
@@ -80,10 +79,3 @@ export function decideHomepage(command: HomepageCommand, state: HomepageState): 
     }
   }
 }
-
-/** The decider of the homepage's stream, as its application service and unit spec run it. */
-export const homepageDecider: Decider<HomepageCommand, HomepageState, HomepageEvent> = {
-  decide: decideHomepage,
-  evolve: evolveHomepage,
-  initialState: initialHomepageState,
-};

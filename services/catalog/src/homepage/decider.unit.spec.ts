@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '@shop/test-support/given-when-then';
-import { homepageDecider, type ConfigureHomepage } from './decider.ts';
+import { decideHomepage, evolveHomepage, initialHomepageState, type ConfigureHomepage } from './decider.ts';
 import type { CarouselSlide, HomepageEvent } from './events.ts';
 
 const now = new Date('2026-11-22T10:00:00Z');
-const given = deciderSpec(homepageDecider);
+const given = deciderSpec({ decide: decideHomepage, evolve: evolveHomepage, initialState: initialHomepageState });
 const slide = (over: Partial<CarouselSlide> = {}): CarouselSlide => ({
   name: 'Festive Kurta',
   pricePaise: 149_900,

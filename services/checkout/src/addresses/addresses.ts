@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { decideAndAppend } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
-import { addressBookDecider, type AddressBookCommand } from './address-book/decider.ts';
+import {
+  decideAddressBook,
+  evolveAddressBook,
+  initialAddressBookState,
+  type AddressBookCommand,
+} from './address-book/decider.ts';
 import { addressBookStreamId, type AddressFields } from './address-book/events.ts';
+
+const ADDRESS_BOOK = { initialState: initialAddressBookState, evolve: evolveAddressBook, decide: decideAddressBook };
 
 /** Application service: each user's saved addresses. Methods answer the stream version (for read-your-writes). */
 export class Addresses {
@@ -42,12 +49,6 @@ export class Addresses {
   }
 
   private run(userId: string, command: (now: Date) => AddressBookCommand): Promise<number> {
-    return decideAndAppend(
-      this.store,
-      addressBookStreamId(userId),
-      addressBookDecider,
-      () => command(this.clock()),
-      userId,
-    );
+    return decideAndAppend(this.store, addressBookStreamId(userId), ADDRESS_BOOK, () => command(this.clock()), userId);
   }
 }

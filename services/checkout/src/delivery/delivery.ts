@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { decideAndAppend } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import { calculateCharges, type DeliveryCharges } from './settings/charges.ts';
-import { deliverySettingsDecider } from './settings/decider.ts';
+import { decideDeliverySettings, evolveDeliverySettings, initialDeliverySettingsState } from './settings/decider.ts';
 import { DELIVERY_SETTINGS_STREAM, type DeliverySettings } from './settings/events.ts';
 import { readDeliverySettings } from './read-models/delivery-settings/delivery-settings-queries.ts';
 import { DELIVERY_SETTINGS_KEY } from './read-models/delivery-settings/delivery-settings-projection.ts';
@@ -32,7 +32,7 @@ export class Delivery {
     return decideAndAppend(
       this.store,
       DELIVERY_SETTINGS_STREAM,
-      deliverySettingsDecider,
+      { initialState: initialDeliverySettingsState, evolve: evolveDeliverySettings, decide: decideDeliverySettings },
       () => ({ type: 'ChangeDeliverySettings', data: { changes, now: this.clock() } }),
       actor,
     );

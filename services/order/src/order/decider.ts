@@ -1,5 +1,4 @@
 import { ConflictError, NotFoundError } from '@shop/shared/errors/errors';
-import type { Decider } from '@shop/shared/eventstore/types';
 import type { DeliveryStatus, OrderDetails, OrderEvent } from './events.ts';
 
 export type OrderState =
@@ -98,10 +97,3 @@ export function decideOrder(command: OrderCommand, state: OrderState): OrderEven
     }
   }
 }
-
-/** The decider of an order's stream, as its application service and unit spec run it. */
-export const orderDecider: Decider<OrderCommand, OrderState, OrderEvent> = {
-  decide: decideOrder,
-  evolve: evolveOrder,
-  initialState: initialOrderState,
-};

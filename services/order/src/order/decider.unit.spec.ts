@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '@shop/test-support/given-when-then';
 import type { DeliveryStatus, OrderDetails, OrderEvent } from './events.ts';
-import { orderDecider, type OrderCommand } from './decider.ts';
+import { decideOrder, evolveOrder, initialOrderState, type OrderCommand } from './decider.ts';
 
 const now = new Date('2026-11-22T10:00:00Z');
 const later = new Date('2026-11-23T09:30:00Z');
@@ -42,7 +42,7 @@ const statusChanged = (from: DeliveryStatus, to: DeliveryStatus): OrderEvent => 
 });
 
 /** given(events) / when(command) / then(events or error) */
-const given = deciderSpec(orderDecider);
+const given = deciderSpec({ decide: decideOrder, evolve: evolveOrder, initialState: initialOrderState });
 const setStatus = (to: DeliveryStatus): OrderCommand => ({
   type: 'ChangeDeliveryStatus',
   data: { to, changedBy: 'admin', now: later },

@@ -1,6 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ConflictError, NotFoundError, ValidationError } from '@shop/shared/errors/errors';
-import type { Decider } from '@shop/shared/eventstore/types';
 import { MAX_ADDRESSES, type AddressBookEvent, type AddressFields } from './events.ts';
 
 export type AddressBookState = {
@@ -105,10 +104,3 @@ export function decideAddressBook(command: AddressBookCommand, state: AddressBoo
     }
   }
 }
-
-/** The decider of an address book's stream, as its application service and unit spec run it. */
-export const addressBookDecider: Decider<AddressBookCommand, AddressBookState, AddressBookEvent> = {
-  decide: decideAddressBook,
-  evolve: evolveAddressBook,
-  initialState: initialAddressBookState,
-};

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '@shop/test-support/given-when-then';
-import { addressBookDecider, type AddressBookCommand } from './decider.ts';
+import { decideAddressBook, evolveAddressBook, initialAddressBookState, type AddressBookCommand } from './decider.ts';
 import { MAX_ADDRESSES, type AddressBookEvent, type AddressFields } from './events.ts';
 
 const now = new Date('2026-11-22T10:00:00Z');
@@ -18,7 +18,11 @@ const home: AddressFields = {
 };
 const office: AddressFields = { ...home, label: 'Office', addressLine1: '1 Residency Road' };
 
-const given = deciderSpec(addressBookDecider);
+const given = deciderSpec({
+  decide: decideAddressBook,
+  evolve: evolveAddressBook,
+  initialState: initialAddressBookState,
+});
 const add = (addressId: string, fields = home, makeDefault = false): AddressBookCommand => ({
   type: 'AddAddress',
   data: { userId: 'u1', addressId, fields, makeDefault, now },

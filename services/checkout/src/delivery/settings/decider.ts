@@ -1,5 +1,4 @@
 import { ValidationError } from '@shop/shared/errors/errors';
-import type { Decider } from '@shop/shared/eventstore/types';
 import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings, type DeliverySettingsEvent } from './events.ts';
 
 export type DeliverySettingsState = { settings: DeliverySettings };
@@ -61,10 +60,3 @@ export function decideDeliverySettings(
     }
   }
 }
-
-/** The decider of the delivery settings's stream, as its application service and unit spec run it. */
-export const deliverySettingsDecider: Decider<DeliverySettingsCommand, DeliverySettingsState, DeliverySettingsEvent> = {
-  decide: decideDeliverySettings,
-  evolve: evolveDeliverySettings,
-  initialState: initialDeliverySettingsState,
-};

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '@shop/test-support/given-when-then';
 import { calculateCharges } from './charges.ts';
-import { deliverySettingsDecider } from './decider.ts';
+import { decideDeliverySettings, evolveDeliverySettings, initialDeliverySettingsState } from './decider.ts';
 import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './events.ts';
 
 const now = new Date('2026-11-22T10:00:00Z');
-const given = deciderSpec(deliverySettingsDecider);
+const given = deciderSpec({
+  decide: decideDeliverySettings,
+  evolve: evolveDeliverySettings,
+  initialState: initialDeliverySettingsState,
+});
 const change = (changes: Partial<DeliverySettings>) =>
   ({ type: 'ChangeDeliverySettings', data: { changes, now } }) as const;
 
