@@ -241,14 +241,24 @@ describe('storefront in the browser', () => {
       await strip.hover();
       // Measured against the strip's own box: cards outside it are clipped.
       // A card still sliding when the pointer arrived may be half out of the frame: wait for one wholly in it.
-      const fullyVisibleShopNow = () =>
-        strip.getByRole('link', { name: 'Shop Now', includeHidden: true }).evaluateAll((links: DomElement[]) =>
-          links.findIndex((link) => {
-            const frame = link.closest('[data-testid="collections-strip"]')!.getBoundingClientRect();
-            const box = link.getBoundingClientRect();
-            return box.width > 0 && box.left >= frame.left - 1 && box.right <= frame.right + 1;
-          }),
-        );
+      // On a phone one card fills the frame, so a strip stopped mid-slide may hold none wholly in it: then the
+      // pointer leaves and comes back, letting the strip move on and stop again.
+      const fullyVisibleShopNow = async () => {
+        const index = await strip
+          .getByRole('link', { name: 'Shop Now', includeHidden: true })
+          .evaluateAll((links: DomElement[]) =>
+            links.findIndex((link) => {
+              const frame = link.closest('[data-testid="collections-strip"]')!.getBoundingClientRect();
+              const box = link.getBoundingClientRect();
+              return box.width > 0 && box.left >= frame.left - 1 && box.right <= frame.right + 1;
+            }),
+          );
+        if (index < 0) {
+          await page.mouse.move(0, 0);
+          await strip.hover();
+        }
+        return index;
+      };
       await expect.poll(fullyVisibleShopNow, { timeout: 10_000 }).toBeGreaterThanOrEqual(0);
       const visibleShopNow = await fullyVisibleShopNow();
       const cardsInView = await strip.locator('li').evaluateAll(
