@@ -4,7 +4,10 @@
  * on the hot product at 64 concurrent for D seconds, beside the reference: a plain conditional single-row
  * UPDATE loop at the same concurrency on the same Postgres.
  *
- *   npm run bench:flash-sale [-- --mode distributed] [--buyers 2000] [--stock 200] [--duration 10]
+ *   npm run bench:flash-sale [-- --mode distributed] [--buyers 2000] [--stock 200] [--duration 10] [--db-activity]
+ *
+ * --db-activity also prints, for the race and for the sustained run, the transactions committed and the rows
+ * each table was written, per order (scripts/bench/db-activity.ts).
  *
  * Prints figures; never fails on them (0 oversold is asserted by the test suite, not here).
  */
@@ -12,6 +15,8 @@ import pg from 'pg';
 import { adminToken, machineLine, percentile, startShopUnderTest } from './bench/shop-under-test.ts';
 import { sandboxPay } from '../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
 import { fromBuyer, guestOrder } from '@shop/test-support/purchase';
+import { dbActivity, printDbActivity, type DbActivity } from './bench/db-activity.ts';
+import { canMeasureCpu, isPostgres, nodeProcessesCpuSeconds } from './bench/process-cpu.ts';
 
 const arg = (name: string, dflt: string) =>
   process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1]! : dflt;
@@ -20,6 +25,14 @@ const buyers = Number(arg('buyers', '2000'));
 const stock = Number(arg('stock', '200'));
 const duration = Number(arg('duration', '10'));
 const concurrency = 64;
+const showDbActivity = process.argv.includes('--db-activity');
+const activity: DbActivity[] = [];
+/** CPU seconds of the shop's node processes and (embedded mode: a child of the shop) its Postgres, per phase. */
+const cpu: Array<{ shop: number; postgres: number }> = [];
+const noteActivity = async () => {
+  if (showDbActivity) activity.push(await dbActivity(db));
+  cpu.push({ shop: nodeProcessesCpuSeconds(), postgres: nodeProcessesCpuSeconds({ counted: isPostgres }) });
+};
 
 const json = { 'content-type': 'application/json' };
 let seq = 0;
@@ -74,6 +87,7 @@ try {
 
   // ---- 1. the race: N buyers for S units ----
   const hot = await createProduct(shop.base, token, 'Flash Sale Kurta', stock);
+  await noteActivity();
   const createMs: number[] = [];
   const buyerMs: number[] = [];
   let placed = 0;
@@ -133,7 +147,9 @@ try {
   ).rows[0].n;
 
   // ---- 2. sustained reservations with ample stock, and the reference ----
+  await noteActivity();
   const ample = await createProduct(shop.base, token, 'Ample Stock Tee', 1_000_000);
+  await noteActivity();
   const sustainedMs: number[] = [];
   let sustainedOk = 0;
   let sustainedErr = 0;
@@ -151,6 +167,7 @@ try {
     }),
   );
   const sustainedRate = sustainedOk / duration;
+  await noteActivity();
 
   const f = (n: number) => n.toFixed(1);
   console.log(
@@ -173,6 +190,13 @@ try {
   console.log(
     `| whole buyer (create+pay+verify) p50 / p99 | ${f(percentile(buyerMs, 50))} / ${f(percentile(buyerMs, 99))} ms |`,
   );
+  if (canMeasureCpu()) {
+    const used = (from: number, per: number, what: 'shop' | 'postgres') =>
+      (((cpu[from + 1]![what] - cpu[from]![what]) / per) * 1e6).toFixed(0);
+    const pgNote = mode === 'embedded' ? '' : ' (Postgres not started by the shop: not counted)';
+    console.log(`| shop CPU per buyer in the race (node processes, user+system) | ${used(0, buyers, 'shop')} µs |`);
+    console.log(`| Postgres CPU per buyer in the race${pgNote} | ${used(0, buyers, 'postgres')} µs |`);
+  }
   console.log(`\nsustained, ample stock, ${concurrency} concurrent, ${duration} s:`);
   console.log('| run | per second | p50 ms | p99 ms | errors |');
   console.log('|---|---:|---:|---:|---:|');
@@ -182,9 +206,18 @@ try {
   console.log(
     `| reference: conditional single-row UPDATE loop | ${f(refRate)} | ${f(percentile(refMs, 50))} | ${f(percentile(refMs, 99))} | 0 |`,
   );
+  if (canMeasureCpu()) {
+    const used = (what: 'shop' | 'postgres') =>
+      (((cpu[3]![what] - cpu[2]![what]) / Math.max(1, sustainedOk)) * 1e6).toFixed(0);
+    console.log(`shop CPU per reservation: ${used('shop')} µs, Postgres CPU per reservation: ${used('postgres')} µs`);
+  }
   console.log(
     `ratio: ${(sustainedRate / refRate).toFixed(2)}x the reference (target >= 2x), create-order p99 ${f(percentile(sustainedMs, 99))} ms (target < 100 ms)`,
   );
+  if (showDbActivity) {
+    printDbActivity('the race (until every sale is committed)', activity[0]!, activity[1]!, placed, 'order');
+    printDbActivity('the sustained run', activity[2]!, activity[3]!, sustainedOk, 'reservation');
+  }
 } finally {
   await db.end();
   await shop.stop();

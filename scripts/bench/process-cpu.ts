@@ -12,6 +12,8 @@ interface ProcStat {
   ppid: number;
   comm: string;
   cpuSeconds: number;
+  /** Of its children that ended and were waited for (Postgres's backends of closed connections). */
+  endedChildrenCpuSeconds: number;
 }
 
 function readStat(pid: number): ProcStat | null {
@@ -21,8 +23,14 @@ function readStat(pid: number): ProcStat | null {
     const close = s.lastIndexOf(')');
     const comm = s.slice(s.indexOf('(') + 1, close);
     const f = s.slice(close + 2).split(' ');
-    // fields from state (3): ppid is 4, utime 14, stime 15 (1-based in proc(5))
-    return { pid, ppid: Number(f[1]), comm, cpuSeconds: (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND };
+    // fields from state (3): ppid is 4, utime 14, stime 15, cutime 16, cstime 17 (1-based in proc(5))
+    return {
+      pid,
+      ppid: Number(f[1]),
+      comm,
+      cpuSeconds: (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND,
+      endedChildrenCpuSeconds: (Number(f[13]) + Number(f[14])) / TICKS_PER_SECOND,
+    };
   } catch {
     return null;
   }
@@ -31,12 +39,20 @@ function readStat(pid: number): ProcStat | null {
 /** Whether /proc can be read here (Linux); elsewhere the figures are left out. */
 export const canMeasureCpu = (): boolean => readStat(process.pid) !== null;
 
+const isNode = (comm: string) => comm === 'node' || comm.startsWith('node ');
+/** The embedded Postgres's server processes (named "postgres" and, once forked, "postgres: ..."). */
+export const isPostgres = (comm: string) => comm === 'postgres' || comm.startsWith('postgres');
+
 /**
  * CPU seconds (user + system) of every node process below `root` (default: this process, which is not
- * counted), leaving out the subtrees of `excluded` pids (e.g. the bare-express ceiling's server) and anything
- * that is not node (Postgres, Kafka's mock broker, esbuild).
+ * counted), or with `counted` of every process so named (`isPostgres`), leaving out the subtrees of `excluded`
+ * pids (e.g. the bare-express ceiling's server). A counted process's children that have ended count too (a
+ * Postgres backend ends with its connection, and its postmaster is left holding its time).
  */
-export function nodeProcessesCpuSeconds(opts: { root?: number; excluded?: number[] } = {}): number {
+export function nodeProcessesCpuSeconds(
+  opts: { root?: number; excluded?: number[]; counted?: (comm: string) => boolean } = {},
+): number {
+  const counted = opts.counted ?? isNode;
   const root = opts.root ?? process.pid;
   const excluded = new Set(opts.excluded ?? []);
   const all = fs
@@ -50,7 +66,8 @@ export function nodeProcessesCpuSeconds(opts: { root?: number; excluded?: number
   const walk = (pid: number) => {
     for (const c of children.get(pid) ?? []) {
       if (excluded.has(c.pid)) continue;
-      if (c.comm === 'node' || c.comm.startsWith('node ')) total += c.cpuSeconds;
+      // A counted process's ended children count too: a pool closing idle connections ends their backends.
+      if (counted(c.comm)) total += c.cpuSeconds + c.endedChildrenCpuSeconds;
       walk(c.pid);
     }
   };
