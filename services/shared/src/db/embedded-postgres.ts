@@ -6,28 +6,8 @@ import { freePort } from './free-port.ts';
 import { clearPreviousServer, readPostmasterPid, startWatchdog } from './postgres-process.ts';
 
 export interface EmbeddedPostgresHandle {
-  /** Over TCP on 127.0.0.1: for tools (psql, scripts) and other processes. */
   url: string;
-  /**
-   * The same database over the server's Unix socket (in its data folder) when the platform and the folder's
-   * path allow one, else `url`: for the pools of the process that started the server. A query's round trip
-   * through a Unix socket costs the client about a quarter less CPU than through loopback TCP.
-   */
-  socketUrl: string;
   stop(): Promise<void>;
-}
-
-/** Longest path a Unix socket can have on Linux (sun_path holds 108 bytes with the closing NUL). */
-const SOCKET_PATH_MAX = 107;
-
-/**
- * Where the server makes its Unix socket: its data folder, unless sockets are not a thing here (Windows) or
- * the socket's path would be too long, or the folder's name holds what Postgres's list setting would split
- * or quote (comma, quote, backslash). Then the server listens on TCP only.
- */
-function socketDirectoryFor(databaseDir: string): string | undefined {
-  if (process.platform === 'win32' || /[,"'\\]/.test(databaseDir)) return undefined;
-  return path.join(databaseDir, '.s.PGSQL.65535').length <= SOCKET_PATH_MAX ? databaseDir : undefined;
 }
 
 /**
@@ -87,7 +67,6 @@ export async function startEmbeddedPostgres(opts: {
     opts.onLog?.(line);
   };
   const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const socketDir = socketDirectoryFor(databaseDir);
   const serverOn = (port: number) =>
     new EmbeddedPostgres({
       databaseDir,
@@ -95,8 +74,6 @@ export async function startEmbeddedPostgres(opts: {
       password: 'postgres',
       port,
       persistent: true,
-      // '' listens on no socket: none where a socket cannot be made (rather than the binaries' default, /tmp).
-      postgresFlags: ['-c', `unix_socket_directories=${socketDir ?? ''}`],
       createPostgresUser: isRoot,
       onLog: remember,
       onError: remember,
@@ -147,10 +124,8 @@ export async function startEmbeddedPostgres(opts: {
   } finally {
     await client.end();
   }
-  const url = `postgres://postgres:postgres@127.0.0.1:${port}/${database}`;
   return {
-    url,
-    socketUrl: socketDir ? `${url}?host=${encodeURIComponent(socketDir)}` : url,
+    url: `postgres://postgres:postgres@127.0.0.1:${port}/${database}`,
     stop: async () => {
       await pg.stop();
       if (postgresPid !== undefined) runningServers.delete(postgresPid);

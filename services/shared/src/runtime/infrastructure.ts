@@ -86,7 +86,7 @@ export async function createInfrastructure(config: Config, service: string): Pro
       database: 'shop',
       onLog: (line) => logger.debug({ postgres: line.trim() }, 'embedded postgres'),
     });
-    databaseUrl = embedded.socketUrl;
+    databaseUrl = embedded.url;
     logger.info({ dataDir: path.join(config.DATA_DIR, 'postgres') }, 'embedded PostgreSQL started');
   }
   const pool = createPool(databaseUrl, config.DATABASE_POOL_SIZE);
