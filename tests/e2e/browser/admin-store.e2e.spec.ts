@@ -267,7 +267,8 @@ describe('admin screens in a browser', () => {
     // Edit mode by ?edit={id}; Cancel Edit returns to add mode.
     await row.getByRole('button', { name: 'Edit' }).click();
     await expect.poll(() => new URL(admin.url()).search, WAIT).toBe(`?edit=${created!.id}`);
-    expect(await admin.getByLabel('Name').inputValue()).toBe(name);
+    // The form takes the product's fields in the render after the URL changes.
+    await expect.poll(() => admin.getByLabel('Name').inputValue(), WAIT).toBe(name);
     await admin.getByLabel('Price (₹)').fill('1299');
     await admin.getByRole('button', { name: 'Update Product' }).click();
     await admin.getByRole('status').filter({ hasText: 'Product updated' }).waitFor(WAIT);
