@@ -43,6 +43,8 @@ const POSTGRES_SCHEMA = 'bullmq';
  */
 const POSTGRES_POOL_SIZE = 12;
 const MAX_POSTGRES_WORKERS = 6;
+/** 'error' listeners BullMQ adds to a shared pool per job name (its Queue and its Worker), with room to spare. */
+const LISTENERS_PER_JOB_NAME = 3;
 /** Advisory lock class of a repeating job's run on Postgres (727001-727004 are taken by the event store and checkout). */
 const REPEAT_LOCK_CLASS = 727005;
 
@@ -110,6 +112,10 @@ export class BullMqScheduler implements JobScheduler {
       // An idle or LISTENing client losing its connection must not crash the process; BullMQ reconnects.
       pool.on('error', (err) => this.options.logger.warn({ err }, 'Jobs Postgres connection error'));
       pool.on('connect', (client) => client.on('error', () => undefined));
+      // Each BullMQ Queue and Worker on this pool adds an 'error' listener to it (and never removes it, since
+      // it does not own the pool): two per job name, past Node's default of 10 with five names (a leak warning
+      // in every whole shop). Bounded by the names this scheduler takes, so the bound says so.
+      pool.setMaxListeners(1 + LISTENERS_PER_JOB_NAME * MAX_POSTGRES_WORKERS);
       this.pgPool = pool;
     }
   }

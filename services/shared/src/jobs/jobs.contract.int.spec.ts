@@ -239,6 +239,26 @@ describe.each([
     expect([...runs.values()].every((count) => count === 1)).toBe(true);
   });
 
+  it('takes the most job names a process may register, each running, without a listener-leak warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const jobs = open();
+      const names = ['sweep-a', 'sweep-b', 'sweep-c', 'sweep-d', 'sweep-e', 'sweep-f'];
+      const ran = new Set<string>();
+      for (const name of names) jobs.register(name, async () => void ran.add(name));
+      await jobs.start();
+      for (const name of names) await jobs.schedule(name, {});
+      await waitUntil(() => ran.size === names.length || undefined, 'every job name to run once', 15_000);
+      // Node emits the warning on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('refuses names and ids it could not keep apart', async () => {
     const jobs = open();
     expect(() => jobs.register('orders:expire', async () => undefined)).toThrow(RangeError);
