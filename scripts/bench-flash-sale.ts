@@ -15,8 +15,8 @@ import pg from 'pg';
 import { adminToken, machineLine, percentile, startShopUnderTest } from './bench/shop-under-test.ts';
 import { sandboxPay } from '../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
 import { fromBuyer, guestOrder } from '@shop/test-support/purchase';
-import { dbActivity, printDbActivity, type DbActivity } from './bench/db-activity.ts';
-import { canMeasureCpu, isPostgres, nodeProcessesCpuSeconds } from './bench/process-cpu.ts';
+import { DbActivityProbe, printDbActivity, type DbActivity } from './bench/db-activity.ts';
+import { canMeasureCpu, isPostgres, processesCpuSeconds } from './bench/process-cpu.ts';
 
 const arg = (name: string, dflt: string) =>
   process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1]! : dflt;
@@ -26,13 +26,12 @@ const stock = Number(arg('stock', '200'));
 const duration = Number(arg('duration', '10'));
 const concurrency = 64;
 const showDbActivity = process.argv.includes('--db-activity');
-const activity: DbActivity[] = [];
-/** CPU seconds of the shop's node processes and (embedded mode: a child of the shop) its Postgres, per phase. */
-const cpu: Array<{ shop: number; postgres: number }> = [];
-const noteActivity = async () => {
-  if (showDbActivity) activity.push(await dbActivity(db));
-  cpu.push({ shop: nodeProcessesCpuSeconds(), postgres: nodeProcessesCpuSeconds({ counted: isPostgres }) });
-};
+
+/** At a phase's start or end: CPU seconds so far of the shop's node processes and (embedded: its child) Postgres. */
+interface Snapshot {
+  cpu: { shop: number; postgres: number };
+  db?: DbActivity;
+}
 
 const json = { 'content-type': 'application/json' };
 let seq = 0;
@@ -56,6 +55,14 @@ async function createProduct(base: string, token: string, name: string, quantity
 
 const shop = await startShopUnderTest(mode, { RESERVATION_TTL_SECONDS: '900' });
 const db = new pg.Pool({ connectionString: shop.databaseUrl, max: concurrency + 4 });
+const probe = showDbActivity ? new DbActivityProbe(db) : undefined;
+const snapshot = async (): Promise<Snapshot> => ({
+  db: await probe?.read(),
+  cpu: { shop: processesCpuSeconds(), postgres: processesCpuSeconds({ counted: isPostgres }) },
+});
+/** µs of CPU per unit between two snapshots. */
+const cpuPer = (from: Snapshot, to: Snapshot, units: number, what: 'shop' | 'postgres') =>
+  (((to.cpu[what] - from.cpu[what]) / Math.max(1, units)) * 1e6).toFixed(0);
 try {
   const token = await adminToken(shop.base);
 
@@ -87,7 +94,7 @@ try {
 
   // ---- 1. the race: N buyers for S units ----
   const hot = await createProduct(shop.base, token, 'Flash Sale Kurta', stock);
-  await noteActivity();
+  const raceStart = await snapshot();
   const createMs: number[] = [];
   const buyerMs: number[] = [];
   let placed = 0;
@@ -147,9 +154,9 @@ try {
   ).rows[0].n;
 
   // ---- 2. sustained reservations with ample stock, and the reference ----
-  await noteActivity();
+  const raceEnd = await snapshot();
   const ample = await createProduct(shop.base, token, 'Ample Stock Tee', 1_000_000);
-  await noteActivity();
+  const sustainedStart = await snapshot();
   const sustainedMs: number[] = [];
   let sustainedOk = 0;
   let sustainedErr = 0;
@@ -167,7 +174,7 @@ try {
     }),
   );
   const sustainedRate = sustainedOk / duration;
-  await noteActivity();
+  const sustainedEnd = await snapshot();
 
   const f = (n: number) => n.toFixed(1);
   console.log(
@@ -191,11 +198,10 @@ try {
     `| whole buyer (create+pay+verify) p50 / p99 | ${f(percentile(buyerMs, 50))} / ${f(percentile(buyerMs, 99))} ms |`,
   );
   if (canMeasureCpu()) {
-    const used = (from: number, per: number, what: 'shop' | 'postgres') =>
-      (((cpu[from + 1]![what] - cpu[from]![what]) / per) * 1e6).toFixed(0);
-    console.log(`| shop CPU per buyer in the race (node processes, user+system) | ${used(0, buyers, 'shop')} µs |`);
+    const used = (what: 'shop' | 'postgres') => cpuPer(raceStart, raceEnd, buyers, what);
+    console.log(`| shop CPU per buyer in the race (node processes, user+system) | ${used('shop')} µs |`);
     // Distributed mode uses a Postgres the shop did not start: its CPU is not the shop's to count.
-    if (mode === 'embedded') console.log(`| Postgres CPU per buyer in the race | ${used(0, buyers, 'postgres')} µs |`);
+    if (mode === 'embedded') console.log(`| Postgres CPU per buyer in the race | ${used('postgres')} µs |`);
   }
   console.log(`\nsustained, ample stock, ${concurrency} concurrent, ${duration} s:`);
   console.log('| run | per second | p50 ms | p99 ms | errors |');
@@ -207,17 +213,16 @@ try {
     `| reference: conditional single-row UPDATE loop | ${f(refRate)} | ${f(percentile(refMs, 50))} | ${f(percentile(refMs, 99))} | 0 |`,
   );
   if (canMeasureCpu()) {
-    const used = (what: 'shop' | 'postgres') =>
-      (((cpu[3]![what] - cpu[2]![what]) / Math.max(1, sustainedOk)) * 1e6).toFixed(0);
+    const used = (what: 'shop' | 'postgres') => cpuPer(sustainedStart, sustainedEnd, sustainedOk, what);
     const postgres = mode === 'embedded' ? `, Postgres CPU per reservation: ${used('postgres')} µs` : '';
     console.log(`shop CPU per reservation: ${used('shop')} µs${postgres}`);
   }
   console.log(
     `ratio: ${(sustainedRate / refRate).toFixed(2)}x the reference (target >= 2x), create-order p99 ${f(percentile(sustainedMs, 99))} ms (target < 100 ms)`,
   );
-  if (showDbActivity) {
-    printDbActivity('the race (until every sale is committed)', activity[0]!, activity[1]!, placed, 'order');
-    printDbActivity('the sustained run', activity[2]!, activity[3]!, sustainedOk, 'reservation');
+  if (probe) {
+    printDbActivity('the race (until every sale is committed)', raceStart.db!, raceEnd.db!, placed, 'order');
+    printDbActivity('the sustained run', sustainedStart.db!, sustainedEnd.db!, sustainedOk, 'reservation');
   }
 } finally {
   await db.end();

@@ -18,7 +18,7 @@ import autocannon from 'autocannon';
 import { ROOT, waitForHealthy } from './distributed-processes.ts';
 import { adminToken, freePort, machineLine, startShopUnderTest } from './bench/shop-under-test.ts';
 import { Stops } from '@shop/test-support/stops';
-import { canMeasureCpu, nodeProcessesCpuSeconds } from './bench/process-cpu.ts';
+import { canMeasureCpu, processesCpuSeconds } from './bench/process-cpu.ts';
 
 const args = process.argv.slice(2);
 const mode = args.includes('--mode') ? args[args.indexOf('--mode') + 1]! : 'embedded';
@@ -82,16 +82,16 @@ try {
   // CPU per request: the node processes of each server (Postgres, Redis and Kafka not counted). It moves far
   // less than req/s when other work shares the cores, so it is the figure to compare between commits.
   const ceiling = await run(`http://127.0.0.1:${barePort}/api/products`, 'bare express, bytes from memory', () =>
-    nodeProcessesCpuSeconds({ root: bareProc.pid }),
+    processesCpuSeconds({ root: bareProc.pid }),
   );
   const shop = await run(`${base}/api/products`, `shop (${mode})`, () =>
-    nodeProcessesCpuSeconds({ excluded: [bareProc.pid!] }),
+    processesCpuSeconds({ excluded: [bareProc.pid!] }),
   );
   // What a browser sends: the list comes compressed (brotli), made once per change of the list.
   const browser = await run(
     `${base}/api/products`,
     `shop (${mode}), a browser's Accept-Encoding`,
-    () => nodeProcessesCpuSeconds({ excluded: [bareProc.pid!] }),
+    () => processesCpuSeconds({ excluded: [bareProc.pid!] }),
     { 'accept-encoding': 'gzip, deflate, br, zstd' },
   );
 

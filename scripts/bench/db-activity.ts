@@ -23,47 +23,58 @@ export interface DbActivity {
 /** Statistics reach the views up to a second after a backend's transaction ends (PostgreSQL 15+). */
 const STATS_FLUSH_MS = 1_500;
 
-export async function dbActivity(db: pg.Pool): Promise<DbActivity> {
-  await new Promise((r) => setTimeout(r, STATS_FLUSH_MS));
-  const d = await db.query(
-    `SELECT xact_commit::bigint AS c, xact_rollback::bigint AS r FROM pg_stat_database WHERE datname = current_database()`,
-  );
-  const t = await db.query(
-    `SELECT schemaname || '.' || relname AS name, n_tup_ins::bigint AS ins, n_tup_upd::bigint AS upd,
-            n_tup_del::bigint AS del, coalesce(seq_scan, 0)::bigint AS seq, coalesce(idx_scan, 0)::bigint AS idx
-       FROM pg_stat_user_tables`,
-  );
-  const statements = new Map<string, { calls: number; ms: number }>();
-  const hasStatements = await db
-    .query(`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`)
-    .then(() => db.query(`SELECT 1 FROM pg_stat_statements LIMIT 1`))
-    .then(
-      () => true,
-      () => false,
+/** Reads the statistics views of the pool's database; whether pg_stat_statements answers is found once. */
+export class DbActivityProbe {
+  private hasStatements: Promise<boolean> | undefined;
+
+  constructor(private readonly db: pg.Pool) {}
+
+  async read(): Promise<DbActivity> {
+    const db = this.db;
+    await new Promise((r) => setTimeout(r, STATS_FLUSH_MS));
+    const d = await db.query(
+      `SELECT xact_commit::bigint AS c, xact_rollback::bigint AS r FROM pg_stat_database WHERE datname = current_database()`,
     );
-  if (hasStatements) {
-    const s = await db.query(
-      `SELECT query, sum(calls)::bigint AS calls, sum(total_exec_time) AS ms FROM pg_stat_statements GROUP BY query`,
+    const t = await db.query(
+      `SELECT schemaname || '.' || relname AS name, n_tup_ins::bigint AS ins, n_tup_upd::bigint AS upd,
+              n_tup_del::bigint AS del, coalesce(seq_scan, 0)::bigint AS seq, coalesce(idx_scan, 0)::bigint AS idx
+         FROM pg_stat_user_tables`,
     );
-    for (const row of s.rows) statements.set(row.query as string, { calls: Number(row.calls), ms: Number(row.ms) });
+    // Only a server started with shared_preload_libraries=pg_stat_statements answers the view.
+    this.hasStatements ??= db
+      .query(`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`)
+      .then(() => db.query(`SELECT 1 FROM pg_stat_statements LIMIT 1`))
+      .then(
+        () => true,
+        () => false,
+      );
+    const statements = new Map<string, { calls: number; ms: number }>();
+    if (await this.hasStatements) {
+      // This database's statements only: a server's view holds every database's.
+      const s = await db.query(
+        `SELECT query, sum(calls)::bigint AS calls, sum(total_exec_time) AS ms FROM pg_stat_statements
+          WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) GROUP BY query`,
+      );
+      for (const row of s.rows) statements.set(row.query as string, { calls: Number(row.calls), ms: Number(row.ms) });
+    }
+    return {
+      statements,
+      commits: Number(d.rows[0].c),
+      rollbacks: Number(d.rows[0].r),
+      tables: new Map(
+        t.rows.map((row) => [
+          row.name as string,
+          {
+            ins: Number(row.ins),
+            upd: Number(row.upd),
+            del: Number(row.del),
+            seq: Number(row.seq),
+            idx: Number(row.idx),
+          },
+        ]),
+      ),
+    };
   }
-  return {
-    statements,
-    commits: Number(d.rows[0].c),
-    rollbacks: Number(d.rows[0].r),
-    tables: new Map(
-      t.rows.map((row) => [
-        row.name as string,
-        {
-          ins: Number(row.ins),
-          upd: Number(row.upd),
-          del: Number(row.del),
-          seq: Number(row.seq),
-          idx: Number(row.idx),
-        },
-      ]),
-    ),
-  };
 }
 
 /** Prints the phase's transactions and the tables written or scanned most, each also per `unit` (e.g. per order). */

@@ -40,8 +40,8 @@ function readStat(pid: number): ProcStat | null {
 export const canMeasureCpu = (): boolean => readStat(process.pid) !== null;
 
 const isNode = (comm: string) => comm === 'node' || comm.startsWith('node ');
-/** The embedded Postgres's server processes (named "postgres" and, once forked, "postgres: ..."). */
-export const isPostgres = (comm: string) => comm === 'postgres' || comm.startsWith('postgres');
+/** The embedded Postgres's server processes (the postmaster and its backends are all named "postgres"). */
+export const isPostgres = (comm: string) => comm === 'postgres';
 
 /**
  * CPU seconds (user + system) of every node process below `root` (default: this process, which is not
@@ -49,7 +49,7 @@ export const isPostgres = (comm: string) => comm === 'postgres' || comm.startsWi
  * pids (e.g. the bare-express ceiling's server). A counted process's children that have ended count too (a
  * Postgres backend ends with its connection, and its postmaster is left holding its time).
  */
-export function nodeProcessesCpuSeconds(
+export function processesCpuSeconds(
   opts: { root?: number; excluded?: number[]; counted?: (comm: string) => boolean } = {},
 ): number {
   const counted = opts.counted ?? isNode;
