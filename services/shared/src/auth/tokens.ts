@@ -60,7 +60,8 @@ export class TokenService {
   authenticate(): RequestHandler {
     return (req, _res, next) => {
       const header = req.headers.authorization;
-      const bearer = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+      // The scheme is case-insensitive (RFC 9110 section 11.1): `bearer x` is `Bearer x`.
+      const bearer = header && /^bearer /i.test(header) ? header.slice(7).trim() : undefined;
       const fromQuery =
         !bearer && req.method === 'GET' && QUERY_TOKEN_PATHS.has(req.path) && typeof req.query.access_token === 'string'
           ? req.query.access_token
