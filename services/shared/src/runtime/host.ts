@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Express, RequestHandler } from 'express';
+import { GuestIdentity } from '../auth/guest-identity.ts';
 import { apiNotFound, createHttpApp, errorHandler } from '../http/app.ts';
 import { LISTEN_BACKLOG } from '../http/starting.ts';
 import { requireMetricsAccess } from '../observability/metrics-access.ts';
@@ -61,6 +62,7 @@ export function buildServiceApp(
     rateLimits: infra.rateLimits,
   });
   app.use(infra.context.tokens.authenticate());
+  app.use(new GuestIdentity(infra.config.JWT_SECRET).middleware());
   app.get(
     '/api/health',
     healthHandler(opts.service, infra.config.mode, () => infra.health()),
