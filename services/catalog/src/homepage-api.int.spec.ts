@@ -177,6 +177,20 @@ describe('GET and PUT /api/home', () => {
     expect(await home()).toEqual(before);
   });
 
+  it('a multipart sections field nested past 32 levels is a 400 (as a JSON body is), not a 500; 32 levels are kept', async () => {
+    const before = await home();
+    const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+    const deep = await putForm(form({ sections: nested(10_000) }));
+    expect(deep).toMatchObject({
+      status: 400,
+      body: { message: 'sections is nested too deeply (at most 32 levels of arrays and objects)' },
+    });
+    expect((await putForm(form({ carousel: nested(33) }))).status).toBe(400);
+    expect(await home()).toEqual(before);
+    expect((await putForm(form({ sections: nested(32) }))).status).toBe(200);
+    expect((await home()).sections).toEqual(JSON.parse(nested(32)));
+  });
+
   it('accepts a form price as text and an empty carousel, which empties the slides', async () => {
     const r = await putForm(form({ carousel: JSON.stringify([{ ...kurta, price: '799.50' }]) }));
     expect(r.status).toBe(200);

@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { requireAdmin } from '@shop/shared/auth/tokens';
 import { ValidationError } from '@shop/shared/errors/errors';
+import { assertShallow, MAX_BODY_DEPTH } from '@shop/shared/http/safe-text';
 import { hasAtMostTwoDecimals, rupeesToPaise } from '@shop/shared/money/money';
 import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
@@ -48,11 +49,15 @@ export const Slide = z.object(
 /** A field that a multipart form sends as JSON text, and a JSON body may send as the value itself. */
 function jsonField(req: Request, name: string, value: unknown): unknown {
   if (!req.is('multipart/form-data') && !(name === 'carousel' && typeof value === 'string')) return value;
+  let parsed: unknown;
   try {
-    return JSON.parse(String(value));
+    parsed = JSON.parse(String(value));
   } catch {
     throw new ValidationError(`${name} must be valid JSON`, [{ path: name, message: `${name} must be valid JSON` }]);
   }
+  // The edge caps a JSON body's depth; JSON text inside a form field reaches here unchecked.
+  assertShallow(parsed, MAX_BODY_DEPTH, name);
+  return parsed;
 }
 
 function parseCarousel(value: unknown): CarouselSlide[] {

@@ -56,18 +56,20 @@ export function assertSafeText(value: unknown, root = ''): void {
 export const MAX_BODY_DEPTH = 32;
 
 /**
- * Throws a 400 when `value` nests arrays or objects more than `max` levels deep (walked without recursion).
+ * Throws a 400 when `value` (the body, or the JSON text field `field` of a multipart form) nests arrays or
+ * objects more than `max` levels deep (walked without recursion).
  * JSON.parse takes any depth, but code that meets such a value recursively (String() of an array, the pg
  * driver serialising a parameter, a schema library) overflows the stack: a RangeError, a 500.
  */
-export function assertShallow(value: unknown, max = MAX_BODY_DEPTH): void {
+export function assertShallow(value: unknown, max = MAX_BODY_DEPTH, field = 'body'): void {
   const stack: Array<{ v: unknown; depth: number }> = [{ v: value, depth: 0 }];
   while (stack.length > 0) {
     const { v, depth } = stack.pop()!;
     if (v === null || typeof v !== 'object') continue;
     if (depth >= max) {
-      const message = `Request body is nested too deeply (at most ${max} levels of arrays and objects)`;
-      throw new ValidationError(message, [{ path: 'body', message }]);
+      const what = field === 'body' ? 'Request body' : field;
+      const message = `${what} is nested too deeply (at most ${max} levels of arrays and objects)`;
+      throw new ValidationError(message, [{ path: field, message }]);
     }
     for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>))
       if (child !== null && typeof child === 'object') stack.push({ v: child, depth: depth + 1 });
