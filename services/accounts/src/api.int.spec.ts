@@ -32,6 +32,19 @@ describe('accounts API', () => {
       body: { message: 'Password must be at least 6 characters' },
     });
     expect((await shop.api('POST', '/api/auth/register', { body: { email: 'z@y.in' } })).status).toBe(400);
+    // Too long is not 'required': each limit names itself and its maximum.
+    const tooLong: Array<[object, string]> = [
+      [{ password: 'p'.repeat(1000) }, 'Password must be at most 200 characters'],
+      [{ name: 'n'.repeat(101) }, 'Name must be at most 100 characters'],
+      [{ phone: '9'.repeat(21) }, 'Phone must be at most 20 characters'],
+    ];
+    for (const [change, message] of tooLong)
+      expect(
+        await shop.api('POST', '/api/auth/register', { body: { ...asha, email: 'long@y.in', ...change } }),
+      ).toMatchObject({ status: 400, body: { message } });
+    expect(
+      await shop.api('POST', '/api/auth/login', { body: { email: asha.email, password: 'p'.repeat(1000) } }),
+    ).toMatchObject({ status: 400, body: { message: 'Password must be at most 200 characters' } });
     expect(await shop.api('POST', '/api/auth/register', { body: { ...asha, email: 'ASHA@example.in' } })).toMatchObject(
       { status: 409, body: { message: 'Email already registered' } },
     );

@@ -24,20 +24,29 @@ const email = z
   .min(1, 'Email is required')
   .pipe(z.email('Please enter a valid email'));
 
+// A check without its own message takes the schema's ('Password is required'): every limit says its own.
+const MAX_PASSWORD = 200;
+const TOO_LONG_PASSWORD = `Password must be at most ${MAX_PASSWORD} characters`;
 export const RegisterBody = z.object({
-  name: required('Name').max(100),
+  name: required('Name').max(100, 'Name must be at most 100 characters'),
   email,
-  phone: required('Phone').max(20),
-  password: z.string({ error: 'Password is required' }).min(6, 'Password must be at least 6 characters').max(200),
+  phone: required('Phone').max(20, 'Phone must be at most 20 characters'),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(6, 'Password must be at least 6 characters')
+    .max(MAX_PASSWORD, TOO_LONG_PASSWORD),
 });
 export const LoginBody = z.object({
   email: required('Email'),
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required'),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(MAX_PASSWORD, TOO_LONG_PASSWORD),
 });
 // Phone, dob and gender left out keep their value; '' or null clears them.
 const blankToNull = <T>(v: T | '' | null | undefined) => (v === undefined ? undefined : v ? v : null);
 export const ProfileBody = z.object({
-  name: required('Name').max(100),
+  name: required('Name').max(100, 'Name must be at most 100 characters'),
   email,
   phone: z.string().trim().max(20).optional(),
   dob: z
