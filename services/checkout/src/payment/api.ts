@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { UnavailableError, ValidationError } from '@shop/shared/errors/errors';
 import { requireAdmin } from '@shop/shared/auth/tokens';
 import { rateLimit } from '@shop/shared/http/rate-limit';
+import { rupeesInput } from '@shop/shared/http/amount-input';
 import { rupeesToPaise } from '@shop/shared/money/money';
 import { parseInput } from '@shop/shared/http/validation';
 import type { Logger } from '@shop/shared/observability/logger';
@@ -51,7 +52,7 @@ export const OrderData = z.object({
   deliveryCharge: z.number().optional(),
 });
 export const CreateOrderBody = z.object({
-  amount: z.number().positive().optional(),
+  amount: rupeesInput('Amount').optional(),
   currency: z.literal('INR', 'Only INR payments are supported').optional().default('INR'),
   receipt: text(40).min(1).optional(),
   orderData: OrderData.optional(),
