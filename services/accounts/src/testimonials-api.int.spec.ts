@@ -185,3 +185,46 @@ describe('admin guard on testimonial admin routes', () => {
     expect((await adminList()).find((t) => t.id === created.id)).toMatchObject({ status: 'pending' });
   });
 });
+
+describe('submission limits per account (issue 27: one account posted 60 reviews in 6.6 s)', () => {
+  const TOO_MANY_PENDING =
+    'You already have 3 reviews waiting for approval; you can submit another once they have been moderated';
+  const TOO_MANY_AN_HOUR = 'You can submit at most 5 reviews an hour, please try again later';
+
+  it('at most 3 pending: the 4th waits for moderation; at most 5 an hour; another account is not affected', async () => {
+    const asha = (await running.shop.signUp('Asha Rao', 'asha.reviews@example.in', '+919800000003')).token;
+    const ids: string[] = [];
+    for (let i = 1; i <= 3; i++) {
+      const r = await submit(asha, { rating: 4, text: `Review ${i}` });
+      expect(r.status, `review ${i}`).toBe(201);
+      ids.push(r.body.id);
+    }
+    const fourth = await submit(asha, { rating: 4, text: 'Review 4' });
+    expect(fourth).toMatchObject({ status: 429, body: { message: TOO_MANY_PENDING } });
+
+    // Moderation makes room: 4th and 5th go through, the 6th is past the hourly budget even with room.
+    expect((await moderate(ids[0]!, 'approved')).status).toBe(200);
+    expect((await submit(asha, { rating: 4, text: 'Review 4' })).status).toBe(201);
+    expect((await moderate(ids[1]!, 'rejected')).status).toBe(200);
+    expect((await submit(asha, { rating: 4, text: 'Review 5' })).status).toBe(201);
+    expect((await moderate(ids[2]!, 'approved')).status).toBe(200);
+    const sixth = await running.shop.api<{ message: string }>('POST', '/api/testimonials', {
+      token: asha,
+      body: { rating: 4, text: 'Review 6' },
+    });
+    expect(sixth).toMatchObject({ status: 429, body: { message: TOO_MANY_AN_HOUR } });
+    const pending = (await adminList()).filter(
+      (t) => t.User.email === 'asha.reviews@example.in' && t.status === 'pending',
+    );
+    expect(pending).toHaveLength(2);
+
+    const kiran = (await running.shop.signUp('Kiran Das', 'kiran.reviews@example.in', '+919800000004')).token;
+    expect((await submit(kiran, { rating: 5, text: 'Soft cotton' })).status).toBe(201);
+  });
+
+  it('refused submissions (blank text) do not use up the hourly budget', async () => {
+    const dev = (await running.shop.signUp('Dev Shah', 'dev.reviews@example.in', '+919800000005')).token;
+    for (let i = 0; i < 6; i++) expect((await submit(dev, { rating: 4, text: ' ' })).status).toBe(400);
+    expect((await submit(dev, { rating: 4, text: 'Fits well' })).status).toBe(201);
+  });
+});

@@ -1,7 +1,8 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { isServiceSubject, requireAdmin } from '@shop/shared/auth/tokens';
-import { NotFoundError, UnauthorizedError } from '@shop/shared/errors/errors';
+import { NotFoundError, TooManyRequestsError, UnauthorizedError } from '@shop/shared/errors/errors';
+import { rateLimit } from '@shop/shared/http/rate-limit';
 import { parseInput } from '@shop/shared/http/validation';
 import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
@@ -11,12 +12,22 @@ import type { Testimonials } from './testimonials.ts';
 import { TESTIMONIALS_PROJECTION } from './read-models/testimonials/testimonials-projection.ts';
 import {
   asPublicTestimonial,
+  countPendingTestimonials,
   findTestimonial,
   listAllTestimonials,
   listApprovedTestimonials,
 } from './read-models/testimonials/testimonials-queries.ts';
 
 export const LOGIN_TO_REVIEW_MESSAGE = 'Please login to submit a review';
+
+/**
+ * One account may submit at most `perHour` reviews an hour (a fixed window, counted per account in the
+ * shared rate-limit store; refused submissions do not count) and have at most `pending` waiting for
+ * moderation: one account cannot flood the admin's moderation list (issue 27: 60 reviews in 6.6 s).
+ */
+export const REVIEW_LIMITS = { perHour: 5, pending: 3 } as const;
+export const TOO_MANY_REVIEWS_MESSAGE = `You can submit at most ${REVIEW_LIMITS.perHour} reviews an hour, please try again later`;
+export const TOO_MANY_PENDING_MESSAGE = `You already have ${REVIEW_LIMITS.pending} reviews waiting for approval; you can submit another once they have been moderated`;
 
 // The rules (text required after trimming, whole rating 1-5) are the decider's; this only reads the input:
 // no rating means the seeds' default 5, a form's '4' is 4, and text that is not text is no text.
@@ -46,6 +57,14 @@ const MODERATED_MESSAGE = {
 /** Routes of testimonials: /api/testimonials/... (shoppers submit, admins moderate, everyone reads approved). */
 export function testimonialsRouter(ctx: ServiceContext, testimonials: Testimonials): Router {
   const r = Router();
+  const reviewLimit = rateLimit({
+    name: 'testimonial-submissions',
+    windowMs: 60 * 60_000,
+    max: REVIEW_LIMITS.perHour,
+    message: TOO_MANY_REVIEWS_MESSAGE,
+    key: (req) => req.user!.id,
+    countSuccessesOnly: true,
+  });
 
   const waitForTestimonial = (testimonialId: string, version: number) =>
     awaitReadable(
@@ -65,9 +84,12 @@ export function testimonialsRouter(ctx: ServiceContext, testimonials: Testimonia
     res.json(await listApprovedTestimonials(ctx.pool));
   });
 
-  r.post('/api/testimonials', requireReviewer, async (req, res) => {
+  r.post('/api/testimonials', requireReviewer, reviewLimit, async (req, res) => {
     const user = req.user!;
     const body = parseInput(SubmitBody, req.body ?? {});
+    // Read from the projection, which every earlier submission waited for before answering.
+    if ((await countPendingTestimonials(ctx.pool, user.id)) >= REVIEW_LIMITS.pending)
+      throw new TooManyRequestsError(TOO_MANY_PENDING_MESSAGE);
     const { testimonialId, version } = await testimonials.submit({ userId: user.id, ...body });
     const testimonial = asPublicTestimonial(await readBack(testimonialId, version));
     res.status(201).json({

@@ -131,6 +131,11 @@ export function rateLimit(opts: {
   key?: (req: Request) => string;
   /** Count here rather than in the app's store. */
   store?: RateLimitStore;
+  /**
+   * Count only what was done: a request answered 4xx or 5xx gives its point back once answered (taken
+   * before the handler runs, so parallel requests cannot slip past the limit).
+   */
+  countSuccessesOnly?: boolean;
 }): RequestHandler {
   const message = opts.message ?? 'Too many attempts, please try again later';
   const duration = Math.max(1, Math.ceil(opts.windowMs / 1000));
@@ -141,6 +146,13 @@ export function rateLimit(opts: {
     const key = opts.key?.(req) ?? req.ip ?? 'unknown';
     try {
       await limiter.consume(key);
+      if (opts.countSuccessesOnly)
+        res.once('finish', () => {
+          if (res.statusCode >= 400)
+            limiter
+              .reward(key)
+              .catch((err: unknown) => req.log.warn({ err, limit: opts.name }, 'could not give a point back'));
+        });
     } catch (err) {
       if (err instanceof RateLimiterRes) return refuse(res, err, message);
       req.log.error({ err, limit: opts.name }, 'rate limit could not count; letting the request through');

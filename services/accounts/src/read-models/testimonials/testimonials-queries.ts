@@ -61,6 +61,15 @@ export async function listAllTestimonials(db: pg.Pool): Promise<AdminTestimonial
   return rows.map(adminView);
 }
 
+/** How many of `userId`'s reviews wait for moderation. */
+export async function countPendingTestimonials(db: pg.Pool, userId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM accounts.testimonials WHERE user_id = $1 AND status = 'pending'`,
+    [userId],
+  );
+  return rows[0]!.n;
+}
+
 export async function findTestimonial(db: pg.Pool, id: string): Promise<AdminTestimonialView | null> {
   const { rows } = await db.query<Row>(`${SELECT} WHERE t.id = $1`, [id]);
   return rows[0] ? adminView(rows[0]) : null;
