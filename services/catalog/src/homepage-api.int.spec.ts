@@ -136,7 +136,7 @@ describe('GET and PUT /api/home', () => {
           { field: 'image0', bytes: PNG, type: 'image/png', name: 'x.png' },
         ]),
         400,
-        /carousel\[0\]\.name: Name is required/,
+        /Slide 1: Name is required/,
       ],
     ];
     for (const [f, status, message] of refusals) {
@@ -148,18 +148,18 @@ describe('GET and PUT /api/home', () => {
     expect(await homepageEvents()).toBe(n);
   });
 
-  it('answers 400 naming the field for bad slides and bad JSON', async () => {
+  it('answers 400 naming the slide in plain words for bad slides, and bad JSON', async () => {
     const before = await home();
     const cases: Array<[unknown, string]> = [
-      [{ carousel: [{ ...kurta, name: '  ' }] }, 'carousel[0].name: Name is required'],
-      [{ carousel: [kurta, { ...saree, name: undefined }] }, 'carousel[1].name: Name is required'],
-      [{ carousel: [{ ...kurta, price: -1 }] }, 'carousel[0].price: Price must be a number of at least 0'],
-      [{ carousel: [{ ...kurta, price: 'abc' }] }, 'carousel[0].price: Price must be a number of at least 0'],
-      [{ carousel: [kurta, { ...saree, price: undefined }] }, 'carousel[1].price: Price is required'],
-      [{ carousel: [{ ...kurta, price: 10.555 }] }, 'carousel[0].price: Price can have at most 2 decimals'],
+      [{ carousel: [{ ...kurta, name: '  ' }] }, 'Slide 1: Name is required'],
+      [{ carousel: [kurta, { ...saree, name: undefined }] }, 'Slide 2: Name is required'],
+      [{ carousel: [{ ...kurta, price: -1 }] }, 'Slide 1: Price must be a number of at least 0'],
+      [{ carousel: [{ ...kurta, price: 'abc' }] }, 'Slide 1: Price must be a number of at least 0'],
+      [{ carousel: [kurta, { ...saree, price: undefined }] }, 'Slide 2: Price is required'],
+      [{ carousel: [{ ...kurta, price: 10.555 }] }, 'Slide 1: Price can have at most 2 decimals'],
       [
         { carousel: [{ ...kurta, image: 'javascript:alert(1)' }] },
-        'carousel[0].image: Image must be an http(s) URL or an uploaded image path',
+        'Slide 1: Image must be an http(s) URL or an uploaded image path',
       ],
       [{ carousel: { name: 'x' } }, 'carousel must be a JSON list of slides'],
       [{ carousel: 'not json' }, 'carousel must be valid JSON'],

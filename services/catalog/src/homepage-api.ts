@@ -8,7 +8,7 @@ import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import { imageRef } from './api.ts';
 import type { Homepage } from './homepage.ts';
-import { assertValidCarousel, PRICE_MESSAGE } from './homepage/decider.ts';
+import { assertValidCarousel, PRICE_MESSAGE, slideMessage } from './homepage/decider.ts';
 import { HOMEPAGE_STREAM, MAX_SLIDES, type CarouselSlide } from './homepage/events.ts';
 import { HOMEPAGE_PROJECTION } from './read-models/homepage/homepage-projection.ts';
 import { readHomepage } from './read-models/homepage/homepage-queries.ts';
@@ -74,10 +74,13 @@ function parseCarousel(value: unknown): CarouselSlide[] {
       return { name, pricePaise: price, image, lining, size, height };
     }
     for (const issue of r.error.issues)
-      issues.push({ path: [`carousel[${i}]`, ...issue.path.map(String)].join('.'), message: issue.message });
+      issues.push({
+        path: [`carousel[${i}]`, ...issue.path.map(String)].join('.'),
+        message: slideMessage(i, issue.message),
+      });
     return undefined;
   });
-  if (issues.length) throw new ValidationError(issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues);
+  if (issues.length) throw new ValidationError(issues.map((i) => i.message).join('; '), issues);
   return slides as CarouselSlide[];
 }
 

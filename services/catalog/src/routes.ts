@@ -299,7 +299,7 @@ export const CATALOG_ROUTES: RouteSpec[] = [
     bodyType: 'multipart',
     responses: {
       200: '{message, carousel, sections}',
-      400: 'Bad input (names the field, e.g. carousel[1].price)',
+      400: "Bad input in plain words (e.g. 'Slide 2: Price is required'); errors[].path names the field (carousel[1].price)",
       ...ADMIN,
       413: 'Image over 5 MB',
       503: 'Saved but not yet readable',

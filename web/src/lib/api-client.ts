@@ -87,25 +87,37 @@ export const apiBaseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = 
 };
 
 /** The single RTK Query slice; features add their endpoints with api.injectEndpoints. */
+const tagTypes = [
+  'Product',
+  'CurrentUser',
+  'User',
+  'Order',
+  'Address',
+  'Coupon',
+  'DeliverySettings',
+  'Collection',
+  'Homepage',
+  'HomeSection',
+  'Testimonial',
+  'Stats',
+] as const;
+export type TagType = (typeof tagTypes)[number];
+
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: apiBaseQuery,
-  tagTypes: [
-    'Product',
-    'CurrentUser',
-    'User',
-    'Order',
-    'Address',
-    'Coupon',
-    'DeliverySettings',
-    'Collection',
-    'Homepage',
-    'HomeSection',
-    'Testimonial',
-    'Stats',
-  ],
+  tagTypes,
   endpoints: () => ({}),
 });
+
+/**
+ * A mutation's `invalidatesTags` that refetches only after a success. RTK Query also invalidates after a
+ * refused mutation; the refetch then restarts a form keyed by its saved data, and what the admin typed is lost.
+ */
+export const invalidatesOnSuccess =
+  (...tags: Array<TagType | { type: TagType; id: string }>) =>
+  (_result: unknown, error: unknown) =>
+    error ? [] : tags;
 
 /**
  * Parses an answer with a schema for use in transformResponse. A mismatch throws an Error whose message

@@ -35,11 +35,13 @@ export function evolveHomepage(_state: HomepageState, event: HomepageEvent): Hom
 export function assertValidCarousel(carousel: CarouselSlide[]): void {
   if (carousel.length > MAX_SLIDES) throw invalid('carousel', `carousel can have at most ${MAX_SLIDES} slides`);
   carousel.forEach((slide, i) => {
-    if (!slide.name.trim()) throw invalid(`carousel[${i}].name`, `carousel[${i}].name: Name is required`);
+    if (!slide.name.trim()) throw invalid(`carousel[${i}].name`, slideMessage(i, 'Name is required'));
     if (!Number.isSafeInteger(slide.pricePaise) || slide.pricePaise < 0)
-      throw invalid(`carousel[${i}].price`, `carousel[${i}].price: ${PRICE_MESSAGE}`);
+      throw invalid(`carousel[${i}].price`, slideMessage(i, PRICE_MESSAGE));
   });
 }
+/** A slide's refusal in the words of the admin's form ('Slide 2: Price is required'); the error's details keep the field path. */
+export const slideMessage = (index: number, message: string) => `Slide ${index + 1}: ${message}`;
 const invalid = (path: string, message: string) => new ValidationError(message, [{ path, message }]);
 
 /** JSON with object keys sorted: the event log (jsonb) does not keep key order, so compare without it. */

@@ -68,14 +68,14 @@ describe('homepage decider', () => {
       .then([]);
   });
 
-  it('refuses a slide without a name or with a price below 0 or not whole paise, naming the slide field', () => {
+  it('refuses a slide without a name or with a price below 0 or not whole paise, naming the slide', () => {
     given([])
       .when(configure({ carousel: [slide(), slide({ name: '  ' })] }))
-      .then('carousel[1].name: Name is required');
+      .then('Slide 2: Name is required');
     for (const pricePaise of [-1, 10.5, Number.NaN])
       given([])
         .when(configure({ carousel: [slide({ pricePaise })] }))
-        .then('carousel[0].price: Price must be a number of at least 0');
+        .then('Slide 1: Price must be a number of at least 0');
     given([])
       .when(configure({ carousel: Array.from({ length: 21 }, () => slide()) }))
       .then('carousel can have at most 20 slides');

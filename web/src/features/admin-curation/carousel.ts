@@ -53,3 +53,36 @@ export function homepageFormData(slides: SlideFormValues[], sections?: unknown):
   });
   return form;
 }
+
+/** The slide fields the server checks, so the browser can say what it would refuse before sending. */
+export type SlideField = 'name' | 'price' | 'image';
+export type SlideMessages = Partial<Record<SlideField, string>>;
+
+// The catalog service's limits (services/catalog/src/homepage-api.ts and homepage/decider.ts).
+const MAX_PRICE_RUPEES = 10_000_000;
+const IMAGE_REF = /^(https?:\/\/|\/uploads\/[\w./-]+$)/;
+
+/** What the server would refuse in one slide, worded as it words it: name and price required, price 0 to 1 crore with up to 2 decimals. */
+export function slideMessages(slide: SlideFormValues): SlideMessages {
+  const messages: SlideMessages = {};
+  if (!slide.name.trim()) messages.name = 'Name is required';
+  const price = slide.price.trim();
+  if (price === '') messages.price = 'Price is required';
+  else if (!/^\d+(\.\d+)?$/.test(price)) messages.price = 'Price must be a number of at least 0';
+  else if (!/^\d+(\.\d{1,2})?$/.test(price)) messages.price = 'Price can have at most 2 decimals';
+  else if (Number(price) > MAX_PRICE_RUPEES) messages.price = `Price must be at most ${MAX_PRICE_RUPEES}`;
+  const image = slide.image.trim();
+  if (image && !IMAGE_REF.test(image))
+    messages.image = 'Image must be an http(s) URL or an uploaded image path';
+  return messages;
+}
+
+/** The messages of every slide that has any, by slide key; empty when the carousel may be sent. */
+export function carouselMessages(slides: SlideFormValues[]): Record<string, SlideMessages> {
+  const found: Record<string, SlideMessages> = {};
+  for (const slide of slides) {
+    const messages = slideMessages(slide);
+    if (Object.keys(messages).length) found[slide.key] = messages;
+  }
+  return found;
+}

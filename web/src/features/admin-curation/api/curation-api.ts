@@ -5,7 +5,7 @@ import {
   type ContentType,
   type TextSize,
 } from '@shop/shared/contracts/home-section-choices';
-import { api } from '@/lib/api-client';
+import { api, invalidatesOnSuccess } from '@/lib/api-client';
 import { listIn, parseEach, parseProductList, type Product } from '@/types/api';
 import { optionalText, textOrNull } from '@/types/fields';
 
@@ -112,7 +112,7 @@ export const curationApi = api.injectEndpoints({
     }),
     createCollection: build.mutation<unknown, FormData>({
       query: (body) => ({ url: '/collections', method: 'POST', body }),
-      invalidatesTags: ['Collection'],
+      invalidatesTags: invalidatesOnSuccess('Collection'),
     }),
     updateCollectionImage: build.mutation<unknown, { id: string; body: FormData }>({
       query: ({ id: collectionId, body }) => ({
@@ -120,7 +120,7 @@ export const curationApi = api.injectEndpoints({
         method: 'PUT',
         body,
       }),
-      invalidatesTags: ['Collection', 'HomeSection'],
+      invalidatesTags: invalidatesOnSuccess('Collection', 'HomeSection'),
     }),
     deleteCollection: build.mutation<unknown, string>({
       query: (collectionId) => ({ url: `/collections/${encodeURIComponent(collectionId)}`, method: 'DELETE' }),
@@ -156,7 +156,7 @@ export const curationApi = api.injectEndpoints({
     }),
     saveHomepage: build.mutation<unknown, FormData>({
       query: (body) => ({ url: '/home', method: 'PUT', body }),
-      invalidatesTags: ['Homepage'],
+      invalidatesTags: invalidatesOnSuccess('Homepage'),
     }),
 
     getAdminHomeSections: build.query<HomeSection[], void>({
@@ -167,7 +167,7 @@ export const curationApi = api.injectEndpoints({
     }),
     createHomeSection: build.mutation<unknown, HomeSectionInput>({
       query: (body) => ({ url: '/home/sections', method: 'POST', body }),
-      invalidatesTags: ['HomeSection'],
+      invalidatesTags: invalidatesOnSuccess('HomeSection'),
     }),
     updateHomeSection: build.mutation<unknown, { id: string; input: HomeSectionInput }>({
       query: ({ id: sectionId, input }) => ({
@@ -175,7 +175,7 @@ export const curationApi = api.injectEndpoints({
         method: 'PUT',
         body: input,
       }),
-      invalidatesTags: ['HomeSection'],
+      invalidatesTags: invalidatesOnSuccess('HomeSection'),
     }),
     deleteHomeSection: build.mutation<unknown, string>({
       query: (sectionId) => ({ url: `/home/sections/${encodeURIComponent(sectionId)}`, method: 'DELETE' }),

@@ -1,5 +1,6 @@
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useAppDispatch } from '@/app/hooks';
+import { FormFailure, saveFailure, type SaveFailure } from '@/components/form/form-failure';
 import { SelectField, TextAreaField, TextField } from '@/components/form/text-field';
 import { PageHeader } from '@/components/layout/page-header';
 import { notificationShown } from '@/components/notifications/notifications-slice';
@@ -28,6 +29,8 @@ function CreateCollectionForm() {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [image, setImage] = useState<File | null>(null);
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<SaveFailure | null>(null);
   const [imageError, setImageError] = useState<string | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
 
@@ -45,6 +48,13 @@ function CreateCollectionForm() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    setFailure(null);
+    // The server's one rule for a new collection, checked before sending.
+    if (!name.trim()) {
+      setNameError('Collection name is required');
+      return;
+    }
+    setNameError(null);
     const body = new FormData();
     body.append('name', name);
     body.append('description', description);
@@ -57,15 +67,23 @@ function CreateCollectionForm() {
       setImage(null);
       if (fileRef.current) fileRef.current.value = '';
     } catch (error) {
-      dispatch(notificationShown({ type: 'error', message: errorMessage(error, 'Failed to create collection') }));
+      const refused = saveFailure('Failed to create collection', error);
+      setFailure(refused);
+      dispatch(notificationShown({ type: 'error', message: refused.reason ?? refused.title }));
     }
   }
 
   return (
-    <form className={styles.card} onSubmit={(event) => void onSubmit(event)}>
+    <form className={styles.card} onSubmit={(event) => void onSubmit(event)} noValidate>
       <h2>Create Collection</h2>
       <div className={styles.grid}>
-        <TextField label="Collection Name" value={name} onChange={(event) => setName(event.target.value)} />
+        <TextField
+          label="Collection Name"
+          required
+          value={name}
+          error={nameError}
+          onChange={(event) => setName(event.target.value)}
+        />
         <TextField
           ref={fileRef}
           label="Collection Image"
@@ -82,6 +100,7 @@ function CreateCollectionForm() {
           onChange={(event) => setDescription(event.target.value)}
         />
       </div>
+      <FormFailure failure={failure} />
       <div className={styles.actions}>
         <button type="submit" className="btn btn-primary" disabled={isLoading}>
           {isLoading ? 'Creating...' : 'Create Collection'}

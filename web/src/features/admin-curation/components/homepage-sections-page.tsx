@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '@/app/hooks';
+import { FormFailure, saveFailure, type SaveFailure } from '@/components/form/form-failure';
 import { CheckboxField, SelectField, TextField } from '@/components/form/text-field';
 import { PageHeader } from '@/components/layout/page-header';
 import { notificationShown } from '@/components/notifications/notifications-slice';
@@ -75,6 +76,7 @@ function SectionForm({ editing, initial, items, onDone }: SectionFormProps) {
   const [updateSection, updating] = useUpdateHomeSectionMutation();
   const [values, setValues] = useState<SectionFormValues>(initial);
   const [formError, setFormError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<SaveFailure | null>(null);
   const saving = creating.isLoading || updating.isLoading;
   const set = <K extends keyof SectionFormValues>(key: K, value: SectionFormValues[K]) => {
     setValues((current) => ({ ...current, [key]: value }));
@@ -85,6 +87,7 @@ function SectionForm({ editing, initial, items, onDone }: SectionFormProps) {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    setFailure(null);
     const checked = sectionFormToInput(values);
     if (!checked.ok) {
       setFormError(checked.message);
@@ -100,7 +103,9 @@ function SectionForm({ editing, initial, items, onDone }: SectionFormProps) {
         dispatch(notificationShown({ type: 'success', message: 'Section created' }));
       }
       onDone();
-    } catch {
+    } catch (error) {
+      // Seed 001: 'Failed to save section', the server's message not used.
+      setFailure(saveFailure('Failed to save section', error, { withReason: false }));
       dispatch(notificationShown({ type: 'error', message: 'Failed to save section' }));
     }
   }
@@ -194,6 +199,7 @@ function SectionForm({ editing, initial, items, onDone }: SectionFormProps) {
           {formError}
         </p>
       ) : null}
+      <FormFailure failure={failure} />
       <div className={styles.actions}>
         <button type="submit" className="btn btn-primary" disabled={saving}>
           {saving ? 'Saving...' : editing ? 'Update Section' : 'Create Section'}

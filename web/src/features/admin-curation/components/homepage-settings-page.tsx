@@ -2,22 +2,31 @@ import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '@/app/hooks';
 import { TextField } from '@/components/form/text-field';
 import { HeaderRow, PageHeader } from '@/components/layout/page-header';
+import { FormFailure, saveFailure, type SaveFailure } from '@/components/form/form-failure';
 import { notificationShown } from '@/components/notifications/notifications-slice';
 import { ProductImage } from '@/components/ui/product-image';
 import { Spinner } from '@/components/ui/spinner';
-import { errorMessage } from '@/lib/api-client';
 import { useGetAdminHomepageQuery, useSaveHomepageMutation, type HomepageConfig } from '../api/curation-api';
-import { emptySlide, homepageFormData, slideToForm, type SlideFormValues } from '../carousel';
+import {
+  carouselMessages,
+  emptySlide,
+  homepageFormData,
+  slideToForm,
+  type SlideFormValues,
+  type SlideMessages,
+} from '../carousel';
 import styles from './curation.module.css';
 
 function SlideFields({
   slide,
   index,
+  messages,
   onChange,
   onRemove,
 }: {
   slide: SlideFormValues;
   index: number;
+  messages: SlideMessages | undefined;
   onChange: (patch: Partial<SlideFormValues>) => void;
   onRemove: () => void;
 }) {
@@ -27,14 +36,23 @@ function SlideFields({
     <fieldset className={styles.card}>
       <legend>Slide {index + 1}</legend>
       <div className={styles.grid}>
-        <TextField label="Name" value={slide.name} onChange={(event) => onChange({ name: event.target.value })} />
+        <TextField
+          label="Name"
+          required
+          value={slide.name}
+          error={messages?.name}
+          onChange={(event) => onChange({ name: event.target.value })}
+        />
         <TextField
           label="Price (₹)"
           type="number"
           inputMode="decimal"
           min={0}
+          max={10_000_000}
           step="0.01"
+          required
           value={slide.price}
+          error={messages?.price}
           onChange={(event) => onChange({ price: event.target.value })}
         />
         <TextField label="Lining" value={slide.lining} onChange={(event) => onChange({ lining: event.target.value })} />
@@ -45,6 +63,7 @@ function SlideFields({
           type="text"
           placeholder="Optional"
           value={slide.image}
+          error={messages?.image}
           onChange={(event) => onChange({ image: event.target.value })}
         />
         <div className="field">
@@ -87,14 +106,19 @@ function CarouselForm({ config }: { config: HomepageConfig }) {
   const dispatch = useAppDispatch();
   const [saveHomepage, { isLoading: saving }] = useSaveHomepageMutation();
   const [slides, setSlides] = useState<SlideFormValues[]>(() => config.carousel.map(slideToForm));
-  const [saveError, setSaveError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<SaveFailure | null>(null);
+  // What the browser found at the last Save, by slide key: shown beside each field, nothing is sent.
+  const [messages, setMessages] = useState<Record<string, SlideMessages>>({});
 
   const update = (key: string, patch: Partial<SlideFormValues>) =>
     setSlides((current) => current.map((slide) => (slide.key === key ? { ...slide, ...patch } : slide)));
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setSaveError(null);
+    setFailure(null);
+    const found = carouselMessages(slides);
+    setMessages(found);
+    if (Object.keys(found).length) return;
     try {
       await saveHomepage(homepageFormData(slides, config.sections)).unwrap();
       dispatch(
@@ -105,20 +129,15 @@ function CarouselForm({ config }: { config: HomepageConfig }) {
         }),
       );
     } catch (error) {
-      const message = errorMessage(error, 'Failed to save');
-      setSaveError(message);
-      dispatch(
-        notificationShown({
-          type: 'error',
-          title: 'Failed to save',
-          message: message === 'Failed to save' ? undefined : message,
-        }),
-      );
+      // The slides stay as typed (a refused save refetches nothing), with the reason beside them.
+      const refused = saveFailure('Failed to save', error);
+      setFailure(refused);
+      dispatch(notificationShown({ type: 'error', title: refused.title, message: refused.reason }));
     }
   }
 
   return (
-    <form onSubmit={(event) => void onSubmit(event)}>
+    <form onSubmit={(event) => void onSubmit(event)} noValidate aria-label="Carousel slides">
       <HeaderRow>
         <h2>Carousel Slides</h2>
         <button type="button" className="btn btn-outline" onClick={() => setSlides((s) => [...s, emptySlide()])}>
@@ -131,15 +150,12 @@ function CarouselForm({ config }: { config: HomepageConfig }) {
           key={slide.key}
           slide={slide}
           index={index}
+          messages={messages[slide.key]}
           onChange={(patch) => update(slide.key, patch)}
           onRemove={() => setSlides((current) => current.filter((s) => s.key !== slide.key))}
         />
       ))}
-      {saveError ? (
-        <p className={styles.inlineError} role="alert">
-          {saveError}
-        </p>
-      ) : null}
+      <FormFailure failure={failure} />
       <div className={styles.actions}>
         <button type="submit" className="btn btn-primary" disabled={saving}>
           {saving ? 'Saving...' : 'Save Changes'}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { api, parseAnswer } from '@/lib/api-client';
+import { api, invalidatesOnSuccess, parseAnswer } from '@/lib/api-client';
 import { listIn, parseEach } from '@/types/api';
 import { finiteNumber, optionalText, textOrNull } from '@/types/fields';
 
@@ -61,11 +61,11 @@ export const pricingApi = api.injectEndpoints({
     }),
     createCoupon: build.mutation<unknown, CouponInput>({
       query: (body) => ({ url: '/coupons', method: 'POST', body }),
-      invalidatesTags: [{ type: 'Coupon', id: 'LIST' }],
+      invalidatesTags: invalidatesOnSuccess({ type: 'Coupon', id: 'LIST' }),
     }),
     updateCoupon: build.mutation<unknown, { id: string; input: CouponInput }>({
       query: ({ id, input }) => ({ url: `/coupons/${encodeURIComponent(id)}`, method: 'PUT', body: input }),
-      invalidatesTags: [{ type: 'Coupon', id: 'LIST' }],
+      invalidatesTags: invalidatesOnSuccess({ type: 'Coupon', id: 'LIST' }),
     }),
     deleteCoupon: build.mutation<unknown, string>({
       query: (id) => ({ url: `/coupons/${encodeURIComponent(id)}`, method: 'DELETE' }),
@@ -78,7 +78,7 @@ export const pricingApi = api.injectEndpoints({
     }),
     updateDeliverySettings: build.mutation<unknown, DeliverySettings>({
       query: (body) => ({ url: '/delivery/settings', method: 'PUT', body }),
-      invalidatesTags: ['DeliverySettings'],
+      invalidatesTags: invalidatesOnSuccess('DeliverySettings'),
     }),
   }),
 });

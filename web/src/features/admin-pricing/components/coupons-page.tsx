@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '@/app/hooks';
+import { FormFailure, saveFailure, type SaveFailure } from '@/components/form/form-failure';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '@/components/form/text-field';
 import { PageHeader } from '@/components/layout/page-header';
 import { notificationShown } from '@/components/notifications/notifications-slice';
@@ -60,6 +61,7 @@ export function CouponsPage() {
   const [editing, setEditing] = useState<Coupon | null>(null);
   const [values, setValues] = useState<CouponFormValues>(emptyCouponForm);
   const [fieldError, setFieldError] = useState<{ field: keyof CouponFormValues; message: string } | null>(null);
+  const [failure, setFailure] = useState<SaveFailure | null>(null);
   const saving = creating.isLoading || updating.isLoading;
 
   const set = <K extends keyof CouponFormValues>(key: K, value: CouponFormValues[K]) => {
@@ -72,6 +74,7 @@ export function CouponsPage() {
     setEditing(null);
     setValues(emptyCouponForm);
     setFieldError(null);
+    setFailure(null);
     setFormOpen(true);
   }
 
@@ -79,6 +82,7 @@ export function CouponsPage() {
     setEditing(coupon);
     setValues(couponToForm(coupon));
     setFieldError(null);
+    setFailure(null);
     setFormOpen(true);
   }
 
@@ -87,10 +91,12 @@ export function CouponsPage() {
     setEditing(null);
     setValues(emptyCouponForm);
     setFieldError(null);
+    setFailure(null);
   }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    setFailure(null);
     const checked = couponFormToInput(values);
     if (!checked.ok) {
       setFieldError({ field: checked.field, message: checked.message });
@@ -106,6 +112,7 @@ export function CouponsPage() {
       }
       closeForm();
     } catch (error) {
+      setFailure(saveFailure('Failed to save coupon', error));
       dispatch(
         notificationShown({ type: 'error', title: 'Error', message: errorMessage(error, 'Failed to save coupon') }),
       );
@@ -265,6 +272,7 @@ export function CouponsPage() {
             />
             <CheckboxField label="Active" checked={values.isActive} onChange={(checked) => set('isActive', checked)} />
           </div>
+          <FormFailure failure={failure} />
           <div className={styles.actions}>
             <button type="submit" className="btn btn-primary" disabled={saving}>
               {saving ? 'Saving...' : editing ? 'Update Coupon' : 'Create Coupon'}

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '@/app/hooks';
+import { FormFailure, saveFailure, type SaveFailure } from '@/components/form/form-failure';
 import { CheckboxField, TextAreaField, TextField } from '@/components/form/text-field';
 import { PageHeader } from '@/components/layout/page-header';
 import { notificationShown } from '@/components/notifications/notifications-slice';
@@ -48,6 +49,7 @@ function SettingsForm({ saved }: { saved: DeliverySettings }) {
   const [updateSettings, { isLoading: saving }] = useUpdateDeliverySettingsMutation();
   const [values, setValues] = useState<DeliveryFormValues>(() => settingsToForm(saved));
   const [fieldError, setFieldError] = useState<{ field: AmountField; message: string } | null>(null);
+  const [failure, setFailure] = useState<SaveFailure | null>(null);
   const set = <K extends keyof DeliveryFormValues>(key: K, value: DeliveryFormValues[K]) => {
     setValues((current) => ({ ...current, [key]: value }));
     if (fieldError?.field === key) setFieldError(null);
@@ -56,6 +58,7 @@ function SettingsForm({ saved }: { saved: DeliverySettings }) {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    setFailure(null);
     const checked = deliveryFormToSettings(values);
     if (!checked.ok) {
       setFieldError({ field: checked.field, message: checked.message });
@@ -64,7 +67,8 @@ function SettingsForm({ saved }: { saved: DeliverySettings }) {
     try {
       await updateSettings(checked.settings).unwrap();
       dispatch(notificationShown({ type: 'success', message: 'Settings updated successfully' }));
-    } catch {
+    } catch (error) {
+      setFailure(saveFailure('Failed to update settings', error));
       dispatch(notificationShown({ type: 'error', message: 'Failed to update settings' }));
     }
   }
@@ -99,6 +103,7 @@ function SettingsForm({ saved }: { saved: DeliverySettings }) {
             onChange={(event) => set('description', event.target.value)}
           />
         </div>
+        <FormFailure failure={failure} />
         <div className={styles.actions}>
           <button type="submit" className="btn btn-primary" disabled={saving}>
             {saving ? 'Saving...' : 'Save Settings'}

@@ -4,6 +4,7 @@ import { productFormData, type ProductPayload } from '../product-form';
 
 const productPath = (id: ProductId) => `/products/${encodeURIComponent(String(id))}`;
 
+// A refused save refetches nothing, so the form keeps what the admin typed (see invalidatesOnSuccess).
 // A product change shows on the storefront's lists and detail pages and in the dashboard's stock figures.
 const changed = (id?: ProductId) => [
   { type: 'Product' as const, id: 'LIST' },
@@ -16,7 +17,7 @@ export const adminProductsApi = api.injectEndpoints({
     createProduct: build.mutation<Product, { payload: ProductPayload; image: File | null }>({
       query: ({ payload, image }) => ({ url: '/products', method: 'POST', body: productFormData(payload, image) }),
       transformResponse: (raw: unknown) => parseAnswer(productSchema, raw),
-      invalidatesTags: () => changed(),
+      invalidatesTags: (_result, error) => (error ? [] : changed()),
     }),
     /** Multipart with a new image, JSON otherwise. */
     updateProduct: build.mutation<Product, { id: ProductId; payload: ProductPayload; image: File | null }>({
@@ -26,7 +27,7 @@ export const adminProductsApi = api.injectEndpoints({
         body: image ? productFormData(payload, image) : payload,
       }),
       transformResponse: (raw: unknown) => parseAnswer(productSchema, raw),
-      invalidatesTags: (_result, _error, { id }) => changed(id),
+      invalidatesTags: (_result, error, { id }) => (error ? [] : changed(id)),
     }),
     deleteProduct: build.mutation<unknown, ProductId>({
       query: (id) => ({ url: productPath(id), method: 'DELETE' }),

@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useAppDispatch } from '@/app/hooks';
+import { FormFailure, saveFailure, type SaveFailure } from '@/components/form/form-failure';
 import { failureShown, notificationShown } from '@/components/notifications/notifications-slice';
 import { TextAreaField, TextField } from '@/components/form/text-field';
 import type { Product } from '@/types/api';
@@ -34,6 +35,7 @@ export function ProductForm({ product, onDone }: ProductFormProps) {
   const [image, setImage] = useState<File | null>(null);
   const [newSize, setNewSize] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<SaveFailure | null>(null);
   const [sizeError, setSizeError] = useState<string | null>(null);
   const [imageError, setImageError] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -100,12 +102,14 @@ export function ProductForm({ product, onDone }: ProductFormProps) {
       return;
     }
     setError(null);
+    setFailure(null);
     if (product) {
       try {
         await updateProduct({ id: product.id, payload: built.payload, image }).unwrap();
         dispatch(notificationShown({ type: 'success', message: 'Product updated' }));
         onDone();
       } catch (error) {
+        setFailure(saveFailure('Update failed', error));
         dispatch(failureShown('Update failed', error));
       }
       return;
@@ -115,6 +119,7 @@ export function ProductForm({ product, onDone }: ProductFormProps) {
       dispatch(notificationShown({ type: 'success', message: 'Product added' }));
       reset();
     } catch (error) {
+      setFailure(saveFailure('Add failed', error));
       dispatch(failureShown('Add failed', error));
     }
   };
@@ -210,6 +215,7 @@ export function ProductForm({ product, onDone }: ProductFormProps) {
           {error}
         </p>
       ) : null}
+      <FormFailure failure={failure} />
       <div className={styles.formActions}>
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {isEdit ? (busy ? 'Updating...' : 'Update Product') : busy ? 'Adding...' : 'Add Product'}

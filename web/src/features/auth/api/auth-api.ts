@@ -1,4 +1,4 @@
-import { api, parseAnswer } from '@/lib/api-client';
+import { api, invalidatesOnSuccess, parseAnswer } from '@/lib/api-client';
 import {
   authResultSchema,
   isPlainRecord,
@@ -57,7 +57,7 @@ export const authApi = api.injectEndpoints({
     updateCurrentUser: build.mutation<AuthResult, ProfileInput>({
       query: (body) => ({ url: '/auth/me', method: 'PUT', body }),
       transformResponse: (raw: unknown) => parseAnswer(profileUpdateAnswer, raw),
-      invalidatesTags: ['CurrentUser'],
+      invalidatesTags: invalidatesOnSuccess('CurrentUser'),
       async onQueryStarted(_input, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
