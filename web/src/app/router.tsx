@@ -39,6 +39,10 @@ export function createAppRoutes(): RouteObject[] {
               path: paths.product.path,
               lazy: () => import('./routes/product').then((m) => ({ Component: m.ProductRoute })),
             },
+            {
+              path: paths.collections.path,
+              lazy: () => import('./routes/collections').then((m) => ({ Component: m.CollectionsRoute })),
+            },
             { path: paths.cart.path, lazy: () => import('./routes/cart').then((m) => ({ Component: m.CartRoute })) },
             {
               path: paths.checkout.path,

@@ -22,6 +22,7 @@ export const paths = {
     path: '/products/:productId',
     getHref: (productId: string | number) => `/products/${encodeURIComponent(String(productId))}`,
   },
+  collections: { path: '/collections', getHref: () => '/collections' },
   cart: { path: '/cart', getHref: () => '/cart' },
   checkout: { path: '/checkout', getHref: () => '/checkout' },
   login: {

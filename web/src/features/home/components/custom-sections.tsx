@@ -1,15 +1,13 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
 import type { Product } from '@/types/api';
 import { useGetHomeSectionContentQuery, useGetHomeSectionsQuery } from '../api/home-api';
 import type { HomeSection } from '../home-data';
 import { sectionContainerStyle, sectionTitleStyle } from '../section-style';
 import { CollectionCard } from './collection-card';
 import styles from './home.module.css';
-
-/** Where a collections section's View All leads (seed 000: /collections). */
-const ALL_COLLECTIONS_HREF = '/collections';
 
 type RenderProducts = (products: readonly Product[]) => ReactNode;
 
@@ -27,7 +25,7 @@ function CustomSection({ section, renderProducts }: { section: HomeSection; rend
             {section.name}
           </h2>
           {section.contentType === 'collections' ? (
-            <Link to={ALL_COLLECTIONS_HREF} className="btn btn-outline btn-sm">
+            <Link to={paths.collections.getHref()} className="btn btn-outline btn-sm">
               View All
             </Link>
           ) : null}
