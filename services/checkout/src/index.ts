@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { InventoryPort } from '@shop/shared/contracts/inventory';
+import { orderConfirmationTokens } from '@shop/shared/contracts/order-confirmation';
 import type { OrderPlacementPort } from '@shop/shared/contracts/order-placement';
 import { paymentStreamId } from '@shop/shared/contracts/payment-events';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
@@ -71,6 +72,7 @@ export function createCheckoutService(
     liveCheckouts,
   });
 
+  const confirmationTokens = orderConfirmationTokens(ctx.config.JWT_SECRET);
   const router = Router();
   router.use(delivery.router, coupons.router, addresses.router);
   router.use(
@@ -86,6 +88,7 @@ export function createCheckoutService(
           paymentStreamId: paymentStreamId(razorpayOrderId),
           paymentStreamVersion: version,
         }),
+      orderToken: (razorpayOrderId) => confirmationTokens.sign(razorpayOrderId),
     }),
   );
 

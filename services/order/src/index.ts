@@ -1,6 +1,7 @@
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
 import { ordersRouter } from './api.ts';
+import { orderConfirmationRouter } from './confirmation/order-confirmation-api.ts';
 import { Orders } from './orders.ts';
 import { orderPlacement } from './placement/order-placement.ts';
 import { orderPlacementRouter } from './placement/order-placement-api.ts';
@@ -55,6 +56,7 @@ export function createOrderService(
   const placement = orderPlacement(store);
   const projection = ordersProjection(ctx.pubsub);
   const router = ordersRouter(ctx, { orders, push });
+  router.use(orderConfirmationRouter(ctx));
   if (opts.internalRoutes) router.use(orderPlacementRouter(inProcessOrderPlacement(ctx)));
   return {
     name: 'order',

@@ -1,5 +1,6 @@
 import { route, type RouteSpec } from '@shop/shared/http/route-table';
 import { OrderNumberParam, StatusBody } from './api.ts';
+import { ConfirmationBody } from './confirmation/order-confirmation-api.ts';
 import { OrderOfPaymentBody } from './placement/order-placement-api.ts';
 
 const service = 'order';
@@ -27,6 +28,21 @@ export const ORDER_ROUTES: RouteSpec[] = [
     owned: true,
     stream: true,
     responses: { 200: 'An event stream', 401: 'Not signed in', 429: 'Too many open streams for this account' },
+  }),
+  route({
+    method: 'post',
+    path: '/api/orders/confirmation',
+    auth: 'public',
+    service,
+    summary:
+      "One order read by its confirmation link's token (the buyer's, from verify; no sign-in): the order's page for guests too",
+    body: ConfirmationBody,
+    responses: {
+      200: 'The order (as in the own-orders list, less seen and User)',
+      202: '{orderNumber: null, message}: paid, the order is being placed',
+      400: 'Bad input',
+      404: 'Order not found (also for a token the shop did not sign)',
+    },
   }),
   route({
     method: 'get',

@@ -83,6 +83,8 @@ export function paymentRouter(deps: {
   maxUnitsPerProduct: number;
   /** Read-your-writes: the order number once the buyer's orders list shows the order (null on timeout). */
   waitForOrder: (razorpayOrderId: string, paymentVersion: number) => Promise<string | null>;
+  /** The token of the order's confirmation link (contracts/order-confirmation), for the buyer's verify answer. */
+  orderToken: (razorpayOrderId: string) => string;
 }): Router {
   const r = Router();
   const { payments } = deps;
@@ -154,13 +156,17 @@ export function paymentRouter(deps: {
     const orderNumber = await deps.waitForOrder(body.razorpay_order_id, version);
     // The payment is recorded either way; if the orders list is slow to show it (a sale's peak), say so
     // rather than fail: the order reaches My Orders by push a moment later.
+    // The confirmation link's token goes only to this caller: past payments.verify, the one who holds the payment's
+    // signature (which the provider hands to the paying browser alone).
+    const orderToken = deps.orderToken(body.razorpay_order_id);
     if (!orderNumber)
       return void res.status(202).json({
         success: true,
         message: 'Payment successful! Your order will appear in My Orders shortly.',
         orderNumber: null,
+        orderToken,
       });
-    res.json({ success: true, message: 'Payment verified successfully', orderNumber });
+    res.json({ success: true, message: 'Payment verified successfully', orderNumber, orderToken });
   });
 
   r.post('/api/payment/webhook', async (req, res) => {
