@@ -8,8 +8,9 @@ import {
   type PaymentProvider,
 } from '../../services/checkout/src/payment-provider/index.ts';
 import { setWebSecurityHeaders, WEB_DIST } from '../../services/gateway/src/web.ts';
-import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { ADMIN, startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import { waitUntil } from '@shop/test-support/wait-until';
+import { submitLogin } from './support/browser.ts';
 import { useSandboxBrowser } from './support/sandbox-browser.ts';
 
 /**
@@ -153,6 +154,30 @@ describe('web app Content-Security-Policy in Chromium (issue 15, defect 8)', () 
       expect(products.some((p) => dom.includes(escape(p.name)))).toBe(true);
       expect(refused).toEqual([]);
       expect(reports.filter((r) => r.kind === 'page-error')).toEqual([]);
+    });
+
+    it("forms run without eval: zod's eval probe is refused by the CSP on no page (issue 27 item 7)", async () => {
+      const page = await openPage();
+      // Every refusal the page sees, from its first script on: the console shows only some of them.
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+        document.addEventListener('securitypolicyviolation', (e) =>
+          seen.push(`${e.effectiveDirective} ${e.blockedURI}`),
+        );
+      });
+      const violations = () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+      await page.goto(`${shop.url}/login`);
+      await submitLogin(page, ADMIN);
+      await page.waitForURL((url) => url.pathname !== '/login', { timeout: 30_000 });
+      const seen: Record<string, string[]> = { '/login': await violations() };
+      for (const path of ['/profile', '/checkout', '/admin/products']) {
+        await page.goto(`${shop.url}${path}`);
+        // The page's chunks loaded and its first calls answered.
+        await page.waitForLoadState('networkidle', { timeout: 30_000 });
+        seen[path] = await violations();
+      }
+      expect(seen).toEqual({ '/login': [], '/profile': [], '/checkout': [], '/admin/products': [] });
     });
   });
 });

@@ -1,3 +1,5 @@
+// First: zod must be jitless before any module builds a schema (no eval under the CSP).
+import '@/lib/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from '@/app';
