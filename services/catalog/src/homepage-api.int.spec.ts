@@ -112,7 +112,7 @@ describe('GET and PUT /api/home', () => {
           { field: 'image1', bytes: Buffer.from('<script>1</script>'), type: 'image/png', name: 'x.png' },
         ]),
         400,
-        /Only image files/,
+        /^Slide 2: Only image files/,
       ],
       [
         form({ carousel }, [

@@ -106,6 +106,17 @@ export function homepageRouter(ctx: ServiceContext, deps: { homepage: Homepage; 
   const { homepage, images } = deps;
   const form = numberedImagesFormParser('image', MAX_SLIDES);
 
+  /** Saves a slide's upload; a refusal names the slide as the admin's form does ('Slide 2: Only image files ...'). */
+  const slideImage = async (index: number, file: Express.Multer.File) => {
+    try {
+      return await images.save(file);
+    } catch (err) {
+      if (err instanceof ValidationError)
+        throw new ValidationError(slideMessage(index, err.message), [{ path: `image${index}`, message: err.message }]);
+      throw err;
+    }
+  };
+
   r.get('/api/home', async (_req, res) => {
     res.json(await readHomepage(ctx.pool));
   });
@@ -121,7 +132,7 @@ export function homepageRouter(ctx: ServiceContext, deps: { homepage: Homepage; 
     const uploads = slideImages(req, carousel);
     // Refuse a bad carousel before any image is written, so a refused save leaves no files behind.
     if (carousel) assertValidCarousel(carousel);
-    for (const [index, file] of uploads) carousel![index] = { ...carousel![index]!, image: await images.save(file) };
+    for (const [index, file] of uploads) carousel![index] = { ...carousel![index]!, image: await slideImage(index, file) };
 
     const version = await homepage.configure({ carousel, sections }, req.user!.id);
     if (version > 0)
