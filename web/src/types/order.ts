@@ -25,9 +25,16 @@ export const orderFields = {
   customerPhone: optionalText,
   customerEmail: optionalText,
   address: optionalText,
+  /** The order create payload's pincode: a courier needs it to ship the order. */
+  pincode: optionalText,
   /** Shown as 'Pending' when the server sends none (seed). */
   paymentStatus: z
     .string()
     .nullish()
     .transform((value) => value || 'Pending'),
 };
+
+/** Where an order goes, as both screens show it: the address, then ' - ' and the pincode when there is one. */
+export function deliveryAddress(order: { address: string; pincode: string }): string {
+  return [order.address, order.pincode].filter(Boolean).join(' - ');
+}

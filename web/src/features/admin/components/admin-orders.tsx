@@ -6,6 +6,7 @@ import { PageHeader } from '@/components/layout/page-header';
 import { useConfirmation } from '@/components/ui/confirm-dialog';
 import { LoadedList } from '@/components/ui/loaded-list';
 import { formatRupees } from '@/lib/money';
+import { deliveryAddress } from '@/types/order';
 import {
   useDeleteOrderMutation,
   useGetAdminOrdersQuery,
@@ -123,7 +124,7 @@ function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order)
           </div>
           <div>
             <dt>Address</dt>
-            <dd className={styles.address}>{order.address || '—'}</dd>
+            <dd className={styles.address}>{deliveryAddress(order) || '—'}</dd>
           </div>
           <div>
             <dt>Total</dt>

@@ -13,6 +13,7 @@ const order = (overrides: Record<string, unknown> = {}) => ({
   customerPhone: '+919812345678',
   customerEmail: 'meera@example.in',
   address: '14 Residency Road, Bengaluru',
+  pincode: '560025',
   paymentStatus: null,
   shiprocketAWB: 'AWB42',
   shiprocketTrackingUrl: null,
@@ -72,7 +73,8 @@ describe('AdminOrders', { timeout: 15_000 }, () => {
     for (const shown of [
       'Meera Iyer',
       'meera@example.in',
-      '14 Residency Road',
+      // The pincode too: without it the order cannot be shipped.
+      '14 Residency Road, Bengaluru - 560025',
       'Linen Shirt',
       '₹1,999.00',
       'Pending',
