@@ -12,6 +12,8 @@ COPY web/package.json web/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build:web
+# Production: start-up refuses a weak JWT_SECRET, and missing Razorpay keys unless RAZORPAY_SANDBOX=true
+# (docker-compose.yml's demo stack sets it; the image does not, so a real deployment cannot take free payments).
 ENV NODE_ENV=production
 USER node
 CMD ["npx", "tsx", "services/gateway/src/main.ts"]

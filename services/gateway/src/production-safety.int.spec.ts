@@ -144,6 +144,65 @@ describe('JWT_SECRET (issue 15, defect 7: the default JWT_SECRET is accepted sil
   });
 });
 
+describe('payments in production (issue 27 item 6: production without Razorpay keys ran the free sandbox)', () => {
+  const production = {
+    NODE_ENV: 'production',
+    JWT_SECRET: 'k3Jq8vXz0pLr5TgW2nYb7HcM4sDe9FaU1iO6',
+    RAZORPAY_KEY_ID: undefined,
+    RAZORPAY_KEY_SECRET: undefined,
+    RAZORPAY_API_URL: undefined,
+    SERVICE_URLS: undefined,
+    LOG_LEVEL: 'info',
+  };
+
+  it('without RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET the shop process refuses to start (exit 2) naming them and RAZORPAY_SANDBOX', async () => {
+    const p = startProcess('shop', 'services/gateway/src/main.ts', {
+      ...production,
+      RAZORPAY_SANDBOX: undefined,
+      PORT: '0',
+      // Were the configuration accepted, start-up would fail on this database instead, not exit 2.
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+      DATA_DIR: os.tmpdir(),
+    });
+    procs.push(p);
+    expect(await exited(p)).toBe(2);
+    const output = p.output.join('\n');
+    expect(output).toMatch(
+      /RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET: unset, so payments would go through the built-in sandbox/,
+    );
+    expect(output).toMatch(/RAZORPAY_SANDBOX=true/);
+    expect(output).not.toMatch(/JWT_SECRET:/);
+  });
+
+  it('with RAZORPAY_SANDBOX=true production starts and says the sandbox takes the payments', async () => {
+    const db: TestDatabase = await createTestDatabase({ migrate: false });
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'production-sandbox-'));
+    try {
+      const p = startProcess('shop', 'services/gateway/src/main.ts', {
+        ...production,
+        RAZORPAY_SANDBOX: 'true',
+        DATABASE_URL: db.url,
+        REDIS_URL: undefined,
+        KAFKA_BROKERS: undefined,
+        PORT: String(await freePort()),
+        DATA_DIR: dataDir,
+      });
+      procs.push(p);
+      await waitUntil(
+        () => p.child.exitCode !== null || p.output.some((l) => l.includes('Payments: built-in Razorpay sandbox')),
+        'the shop to start with the sandbox',
+        90_000,
+      );
+      expect(p.child.exitCode, p.output.join('\n')).toBeNull();
+      p.child.kill('SIGTERM');
+      await exited(p);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      await db.drop();
+    }
+  });
+});
+
 describe('/internal/inventory/* (issue 15, defect 7: internal routes on the public port)', () => {
   it('all-in-one process: /internal/inventory/* is not served (404), even to a valid service token', async () => {
     const service = sign({ id: 'service:checkout', name: 'checkout' });

@@ -120,6 +120,13 @@ const schema = z.object({
   RAZORPAY_KEY_SECRET: z.string().optional().describe('Razorpay key secret'),
   RAZORPAY_WEBHOOK_SECRET: z.string().optional().describe('Secret for webhook signatures'),
   RAZORPAY_API_URL: z.url().optional().describe('Razorpay API base URL (points the SDK at the sandbox)'),
+  RAZORPAY_SANDBOX: z
+    .enum(['true', 'false'], "'true' or 'false'")
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe(
+      'true: NODE_ENV=production may run the built-in sandbox (a demo: anyone can pay through it); without it production refuses to start without RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET',
+    ),
   RESERVATION_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -167,7 +174,12 @@ const schema = z.object({
     .describe(
       'Distributed mode: name=url pairs (catalog, accounts, checkout, order, gateway), e.g. catalog=http://127.0.0.1:8081,accounts=...',
     ),
-  NODE_ENV: z.string().optional().describe('production: refuse to start with a weak JWT_SECRET'),
+  NODE_ENV: z
+    .string()
+    .optional()
+    .describe(
+      'production: refuse to start with a weak JWT_SECRET, or without Razorpay keys unless RAZORPAY_SANDBOX=true',
+    ),
   METRICS_TOKEN: z
     .string()
     .min(16, 'at least 16 characters')
@@ -202,6 +214,16 @@ export function loadConfig(
   if (weakness)
     problems.push(
       `JWT_SECRET: ${cleaned.JWT_SECRET === undefined ? 'unset, so it ' : ''}${weakness}; NODE_ENV=production needs a strong secret: at least ${STRONG_SECRET_MIN_LENGTH} random characters, not the development default (e.g. openssl rand -base64 48)`,
+    );
+  // Production never takes payments through the sandbox by accident: anyone can "pay" there and get real
+  // orders. It runs only when asked for by name (a demo stack).
+  if (
+    cleaned.NODE_ENV === 'production' &&
+    !(cleaned.RAZORPAY_KEY_ID && cleaned.RAZORPAY_KEY_SECRET) &&
+    cleaned.RAZORPAY_SANDBOX !== 'true'
+  )
+    problems.push(
+      'RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET: unset, so payments would go through the built-in sandbox, where anyone can pay without paying; NODE_ENV=production needs real Razorpay keys, or RAZORPAY_SANDBOX=true to run the sandbox on purpose (a demo)',
     );
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const c = parsed.data;

@@ -16,6 +16,43 @@ describe('configuration', () => {
       expect((e as ConfigError).problems).toHaveLength(3);
     }
   });
+  describe('payments in production (issue 27 item 6: production without Razorpay keys ran the sandbox)', () => {
+    const STRONG = { NODE_ENV: 'production', JWT_SECRET: 'k3Jq8vXz0pLr5TgW2nYb7HcM4sDe9FaU1iO6' };
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        return (e as ConfigError).problems;
+      }
+      return [];
+    };
+
+    it('refuses to start without real keys, naming them and RAZORPAY_SANDBOX', () => {
+      for (const env of [
+        STRONG,
+        { ...STRONG, RAZORPAY_KEY_ID: 'rzp_live_x' },
+        { ...STRONG, RAZORPAY_SANDBOX: 'false' },
+      ]) {
+        const problems = problemsOf(env);
+        expect(problems, JSON.stringify(env)).toHaveLength(1);
+        expect(problems[0]).toMatch(
+          /^RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET: unset, so payments would go through the built-in sandbox/,
+        );
+        expect(problems[0]).toMatch(/RAZORPAY_SANDBOX=true/);
+      }
+    });
+
+    it('starts with both keys, or with the sandbox asked for by name; outside production the sandbox needs nothing', () => {
+      expect(loadConfig({ ...STRONG, RAZORPAY_KEY_ID: 'rzp_live_x', RAZORPAY_KEY_SECRET: 's' }).RAZORPAY_SANDBOX).toBe(
+        false,
+      );
+      expect(loadConfig({ ...STRONG, RAZORPAY_SANDBOX: 'true' }).RAZORPAY_SANDBOX).toBe(true);
+      expect(loadConfig({}).RAZORPAY_SANDBOX).toBe(false);
+      expect(problemsOf({ RAZORPAY_SANDBOX: 'yes' })).toEqual(["RAZORPAY_SANDBOX: 'true' or 'false'"]);
+    });
+  });
+
   it('parses SERVICE_URLS once into a URL per named process', () => {
     const c = loadConfig({
       SERVICE_URLS: ' catalog=http://127.0.0.1:8081, order=http://10.0.0.7:8084/ ,gateway=https://shop.example.in',

@@ -6,6 +6,9 @@ import { warnIfWeakJwtSecret } from '../runtime/infrastructure.ts';
 
 const STRONG = 'k3Jq8vXz0pLr5TgW2nYb7HcM4sDe9FaU1iO6';
 
+// Production with the sandbox asked for by name: only the secret is at stake here.
+const PRODUCTION = { NODE_ENV: 'production', RAZORPAY_SANDBOX: 'true' } as const;
+
 const problemsOf = (env: Record<string, string>) => {
   try {
     loadConfig(env);
@@ -18,30 +21,30 @@ const problemsOf = (env: Record<string, string>) => {
 
 describe('JWT_SECRET in production (issue 15, defect 7: the default JWT_SECRET is accepted silently)', () => {
   it('NODE_ENV=production without JWT_SECRET refuses to start: the development default is named', () => {
-    const problems = problemsOf({ NODE_ENV: 'production' });
+    const problems = problemsOf(PRODUCTION);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^JWT_SECRET: unset, so it is the development default/);
     expect(problems[0]).toMatch(/at least 32 random characters/);
   });
 
   it('NODE_ENV=production refuses the development default set explicitly, a short secret and a repetitive one', () => {
-    expect(problemsOf({ NODE_ENV: 'production', JWT_SECRET: DEV_JWT_SECRET })[0]).toMatch(
+    expect(problemsOf({ ...PRODUCTION, JWT_SECRET: DEV_JWT_SECRET })[0]).toMatch(
       /^JWT_SECRET: is the development default/,
     );
     // docker-compose's old fallback: 30 characters
-    expect(problemsOf({ NODE_ENV: 'production', JWT_SECRET: 'change-me-in-production-please' })[0]).toMatch(
+    expect(problemsOf({ ...PRODUCTION, JWT_SECRET: 'change-me-in-production-please' })[0]).toMatch(
       /^JWT_SECRET: has 30 characters, fewer than 32/,
     );
-    expect(problemsOf({ NODE_ENV: 'production', JWT_SECRET: 'ab'.repeat(20) })[0]).toMatch(/too few distinct/);
+    expect(problemsOf({ ...PRODUCTION, JWT_SECRET: 'ab'.repeat(20) })[0]).toMatch(/too few distinct/);
   });
 
   it('the weak secret is listed with every other bad value', () => {
-    const problems = problemsOf({ NODE_ENV: 'production', PORT: 'eighty' });
+    const problems = problemsOf({ ...PRODUCTION, PORT: 'eighty' });
     expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['JWT_SECRET', 'PORT']);
   });
 
   it('NODE_ENV=production starts with a strong secret (32+ random characters)', () => {
-    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: STRONG }).JWT_SECRET).toBe(STRONG);
+    expect(loadConfig({ ...PRODUCTION, JWT_SECRET: STRONG }).JWT_SECRET).toBe(STRONG);
     expect(jwtSecretWeakness(STRONG)).toBeNull();
   });
 
