@@ -94,13 +94,14 @@ describe('shopper checkout in the browser', () => {
     await page.getByRole('link', { name: 'Cart (1 item)' }).waitFor();
     expect(await page.getByTestId('cart-badge').textContent()).toBe('1');
 
-    // The cart: delivery from the server (or Free) and the total.
+    // The cart: shipping and delivery from the server (each or Free), named as checkout names them, and the total.
     await notice.getByRole('link', { name: 'View' }).click();
     await page.waitForURL('**/cart');
     const cartSummary = page.getByRole('complementary', { name: 'Order summary' });
     await cartSummary.getByText('₹49.00', { exact: true }).waitFor();
     expect(await summaryRow(cartSummary, 'Subtotal')).toBe('Subtotal ₹1,499.00');
-    expect(await summaryRow(cartSummary, 'Delivery')).toBe('Delivery ₹49.00');
+    expect(await summaryRow(cartSummary, 'Shipping')).toBe('Shipping ₹49.00');
+    expect(await summaryRow(cartSummary, 'Delivery')).toBe('Delivery Free');
     expect(await summaryRow(cartSummary, 'Total')).toBe('Total ₹1,548.00');
     await atBothWidths(page, 'cart', () => cartSummary.getByText('Total', { exact: true }).waitFor());
 

@@ -54,3 +54,14 @@ export function orderTotals(subtotal: number, discount: number, quote: DeliveryQ
     total: paise(discountedSubtotal + deliveryTotal),
   };
 }
+
+/**
+ * The charges an order summary lists, named as the delivery answer names them (shippingCharge, deliveryCharge):
+ * 'Shipping' then 'Delivery', each an amount or 'Free' (0). The cart and checkout show the same rows.
+ */
+export function chargeRows(totals: Pick<OrderTotals, 'shippingCharge' | 'deliveryCharge'>) {
+  return [
+    { label: 'Shipping', amount: totals.shippingCharge },
+    { label: 'Delivery', amount: totals.deliveryCharge },
+  ] as const;
+}

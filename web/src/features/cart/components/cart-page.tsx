@@ -6,13 +6,13 @@ import { ProductImage } from '@/components/ui/product-image';
 import { paths } from '@/config/paths';
 import { useCalculateDeliveryQuery } from '@/lib/delivery-api';
 import { formatRupees } from '@/lib/money';
-import { FREE_DELIVERY, orderTotals } from '@/lib/order-totals';
+import { chargeRows, FREE_DELIVERY, orderTotals } from '@/lib/order-totals';
 import { cartLineKey, cartLineRemoved, selectCartLines, selectCartSubtotal } from '../cart-slice';
 import styles from './cart-page.module.css';
 
 /**
- * The cart lines with Remove and the order summary: subtotal, the delivery charge from the server
- * (or 'Free'; a failed lookup counts as free delivery) and the total.
+ * The cart lines with Remove and the order summary: subtotal, the shipping and delivery charges from the server
+ * named as checkout names them (each 'Free' at 0; a failed lookup counts as free delivery) and the total.
  */
 export function CartPage() {
   const dispatch = useAppDispatch();
@@ -45,10 +45,12 @@ export function CartPage() {
               <span>Subtotal</span>
               <span>{formatRupees(totals.subtotal)}</span>
             </p>
-            <p className={styles.row}>
-              <span>Delivery</span>
-              <span>{quote ? (totals.deliveryTotal > 0 ? formatRupees(totals.deliveryTotal) : 'Free') : '…'}</span>
-            </p>
+            {chargeRows(totals).map((charge) => (
+              <p key={charge.label} className={styles.row}>
+                <span>{charge.label}</span>
+                <span>{quote ? (charge.amount > 0 ? formatRupees(charge.amount) : 'Free') : '…'}</span>
+              </p>
+            ))}
             <p className={`${styles.row} ${styles.total}`}>
               <span>Total</span>
               <span>{quote ? formatRupees(totals.total) : '…'}</span>

@@ -30,7 +30,10 @@ describe('cart page', () => {
         jsonResponse({ deliveryCharge: 40, shippingCharge: 59, isFreeDelivery: false }),
     });
     const summary = await renderCart();
-    expect(await within(summary).findByText('₹99.00')).toBeTruthy();
+    // The two charges named as checkout names them, not one lumped 'Delivery'.
+    expect(await within(summary).findByText('₹59.00')).toBeTruthy();
+    expect(row(summary, 'Shipping')).toBe('Shipping₹59.00');
+    expect(row(summary, 'Delivery')).toBe('Delivery₹40.00');
     expect(row(summary, 'Subtotal')).toBe('Subtotal₹1,499.00');
     expect(row(summary, 'Total')).toBe('Total₹1,598.00');
     const [request] = requestsOf(fetchMock);
@@ -43,14 +46,16 @@ describe('cart page', () => {
         jsonResponse({ deliveryCharge: 0, shippingCharge: 0, isFreeDelivery: true }),
     });
     const summary = await renderCart();
-    expect(await within(summary).findByText('Free')).toBeTruthy();
+    await within(summary).findAllByText('Free');
+    expect(row(summary, 'Shipping')).toBe('ShippingFree');
+    expect(row(summary, 'Delivery')).toBe('DeliveryFree');
     expect(row(summary, 'Total')).toBe('Total₹1,499.00');
   });
 
   it('falls back to free delivery when the lookup fails', async () => {
     fakeApi({ 'POST /api/delivery/calculate': () => jsonResponse({ message: 'Service unavailable' }, 503) });
     const summary = await renderCart();
-    expect(await within(summary).findByText('Free')).toBeTruthy();
+    expect(await within(summary).findAllByText('Free')).toHaveLength(2);
     expect(row(summary, 'Total')).toBe('Total₹1,499.00');
   });
 });
