@@ -57,7 +57,11 @@ export function createCheckoutService(
   const provider =
     opts.provider ??
     createRazorpayProvider({ keyId: settings.keyId, keySecret: settings.keySecret, apiUrl: settings.apiUrl });
-  const liveCheckouts = new LiveCheckouts(ctx.pool, ctx.config.MAX_LIVE_CHECKOUTS_PER_BUYER);
+  const liveCheckouts = new LiveCheckouts(
+    ctx.pool,
+    ctx.config.MAX_LIVE_CHECKOUTS_PER_BUYER,
+    ctx.config.MAX_LIVE_CHECKOUTS_PER_ADDRESS,
+  );
   const payments = new Payments({
     store,
     newStreams: new NewStreamAppender(store),
@@ -68,6 +72,7 @@ export function createCheckoutService(
     keySecret: settings.keySecret,
     clock: ctx.clock,
     reservationTtlMs: ctx.config.RESERVATION_TTL_SECONDS * 1000,
+    holdBeforeDialogMs: ctx.config.HOLD_BEFORE_DIALOG_SECONDS * 1000,
     logger: ctx.logger,
     liveCheckouts,
   });
@@ -81,7 +86,12 @@ export function createCheckoutService(
       pool: ctx.pool,
       webhookSecret: settings.webhookSecret,
       logger: ctx.logger,
-      maxUnitsPerProduct: ctx.config.MAX_UNITS_PER_PRODUCT,
+      limits: {
+        maxUnitsPerProduct: ctx.config.MAX_UNITS_PER_PRODUCT,
+        maxUnitsPerCheckout: ctx.config.MAX_UNITS_PER_CHECKOUT,
+        maxProductsPerCheckout: ctx.config.MAX_PRODUCTS_PER_CHECKOUT,
+        paymentCallsPerAddressPerMinute: ctx.config.PAYMENT_CALLS_PER_ADDRESS_PER_MINUTE,
+      },
       waitForOrder: (razorpayOrderId, version) =>
         opts.waitForOrder({
           razorpayOrderId,
@@ -145,7 +155,11 @@ export function createCheckoutService(
     ],
     async start() {
       await delivery.delivery.settingsView.start();
-      await ctx.jobs.repeat(RECONCILE_JOB, sweepEveryMs(ctx.config.RESERVATION_TTL_SECONDS));
+      // The shorter hold (before the payment dialog opens) sets how often unpaid orders are looked at.
+      await ctx.jobs.repeat(
+        RECONCILE_JOB,
+        sweepEveryMs(Math.min(ctx.config.RESERVATION_TTL_SECONDS, ctx.config.HOLD_BEFORE_DIALOG_SECONDS)),
+      );
       await ctx.jobs.repeat(SETTLE_PENDING_JOB, 5_000);
       await ctx.jobs.repeat(REFUND_PENDING_JOB, 5_000);
       await ctx.jobs.repeat(ORPHAN_CHECKOUTS_JOB, sweepEveryMs(ctx.config.RESERVATION_TTL_SECONDS));

@@ -3,7 +3,7 @@ import { route, type RouteSpec } from '@shop/shared/http/route-table';
 import { AddressChangesBody, IdParam as AddressIdParam, NewAddressBody } from './addresses/api.ts';
 import { CouponBody, IdParam as CouponIdParam, ValidateBody } from './coupons/api.ts';
 import { CalculateBody, SettingsBody } from './delivery/api.ts';
-import { CreateOrderBody, VerifyBody } from './payment/api.ts';
+import { CheckoutCallBody, CreateOrderBody, VerifyBody } from './payment/api.ts';
 
 const service = 'checkout';
 
@@ -192,9 +192,9 @@ export const CHECKOUT_ROUTES: RouteSpec[] = [
     body: CreateOrderBody,
     responses: {
       201: '{id, amount (paise), currency, receipt, key_id}',
-      400: 'Bad input; cart empty; required fields missing; too many units of one product',
-      409: '{title, message}: stock or a coupon refuses, or too many live checkouts',
-      429: 'Too many payment attempts',
+      400: 'Bad input; cart empty; required fields missing; too many units of one product, or in all (MAX_UNITS_PER_CHECKOUT), or too many products (MAX_PRODUCTS_PER_CHECKOUT)',
+      409: '{title, message}: stock or a coupon refuses',
+      429: 'Too many payment attempts, or too many live checkouts (per buyer, or per client address)',
       503: 'The payment provider or the inventory is unavailable',
     },
   }),
@@ -213,6 +213,41 @@ export const CHECKOUT_ROUTES: RouteSpec[] = [
       409: 'The payment conflicts with its order (expired, or another cart)',
       429: 'Too many payment attempts',
       503: 'Unavailable, please retry',
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/payment/cancel',
+    auth: 'public',
+    service,
+    // Not `owned`: guests cancel too; what authorises it is the buyer key (account or signed guest cookie)
+    // recorded on the payment order when it was created.
+    summary:
+      "Cancel your unpaid checkout (payment dialog dismissed or payment failed): its stock, coupon use and checkout place go back at once; a payment that completed meanwhile becomes the order",
+    body: CheckoutCallBody,
+    responses: {
+      200: '{razorpay_order_id, status: cancelled | paid}',
+      400: 'Bad input',
+      403: 'This checkout belongs to another buyer',
+      404: 'Payment order not found',
+      429: 'Too many payment attempts',
+      503: 'The payment provider is unavailable, please retry',
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/payment/dialog-opened',
+    auth: 'public',
+    service,
+    summary:
+      'Your payment dialog is opening: the checkout holds its stock for the full reservation time (RESERVATION_TTL_SECONDS) instead of HOLD_BEFORE_DIALOG_SECONDS',
+    body: CheckoutCallBody,
+    responses: {
+      200: '{razorpay_order_id, expiresAt}',
+      400: 'Bad input',
+      403: 'This checkout belongs to another buyer',
+      404: 'Payment order not found',
+      429: 'Too many payment attempts',
     },
   }),
   route({

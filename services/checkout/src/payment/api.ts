@@ -1,6 +1,7 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { UnavailableError, ValidationError } from '@shop/shared/errors/errors';
+import { buyerKeyOf, clientAddressKeyOf } from '@shop/shared/auth/guest-identity';
 import { requireAdmin } from '@shop/shared/auth/tokens';
 import { rateLimit } from '@shop/shared/http/rate-limit';
 import { rupeesInput } from '@shop/shared/http/amount-input';
@@ -11,7 +12,7 @@ import type pg from 'pg';
 import { verifyWebhookSignature } from '../payment-provider/signatures.ts';
 import { PaymentAfterExpiryError, PaymentRefundDueError } from './decider.ts';
 import type { CheckoutRequest, Payments } from './payments.ts';
-import { checkUnitsPerProduct } from './purchase-limits.ts';
+import { checkCheckoutSize, checkUnitsPerProduct } from './purchase-limits.ts';
 import { listRefunds } from './read-models/refunds-projection.ts';
 import { WebhookEvents } from './webhook-events.ts';
 
@@ -63,6 +64,10 @@ export const VerifyBody = z.object({
   razorpay_signature: z.string().trim().min(1).max(200),
   orderData: z.unknown().optional(),
 });
+/** Names the buyer's own checkout: cancel and dialog-opened. */
+export const CheckoutCallBody = z.object({
+  razorpay_order_id: z.string().trim().min(1).max(100),
+});
 
 /** What the webhook reads of Razorpay's event body. */
 interface WebhookBody {
@@ -79,8 +84,16 @@ export function paymentRouter(deps: {
   pool: pg.Pool;
   webhookSecret: string | null;
   logger: Logger;
-  /** Most units of one product per order, all sizes together (MAX_UNITS_PER_PRODUCT). */
-  maxUnitsPerProduct: number;
+  limits: {
+    /** Most units of one product per order, all sizes together (MAX_UNITS_PER_PRODUCT). */
+    maxUnitsPerProduct: number;
+    /** Most units one unpaid checkout holds (MAX_UNITS_PER_CHECKOUT). */
+    maxUnitsPerCheckout: number;
+    /** Most distinct products one unpaid checkout holds (MAX_PRODUCTS_PER_CHECKOUT). */
+    maxProductsPerCheckout: number;
+    /** Backstop: payment calls a minute from one client address (PAYMENT_CALLS_PER_ADDRESS_PER_MINUTE). */
+    paymentCallsPerAddressPerMinute: number;
+  };
   /** Read-your-writes: the order number once the buyer's orders list shows the order (null on timeout). */
   waitForOrder: (razorpayOrderId: string, paymentVersion: number) => Promise<string | null>;
   /** The token of the order's confirmation link (contracts/order-confirmation), for the buyer's verify answer. */
@@ -89,16 +102,23 @@ export function paymentRouter(deps: {
   const r = Router();
   const { payments } = deps;
   const webhookEvents = new WebhookEvents(deps.pool);
-  // Per buyer, keyed on what the caller cannot choose: the account, else the client address (never a body
-  // field such as the e-mail). A sale's crowd behind one NAT shares a guest budget; signed in, each has its own.
+  // Per buyer, keyed on what the caller cannot forge: the account, else the browser's signed guest identity
+  // (never a body field such as the e-mail), so a crowd behind one carrier NAT is a crowd of buyers. A caller
+  // can drop the cookie for a new identity: the per-address budget, far larger, is the backstop against that.
   // Counted in Redis when REDIS_URL is set: several checkout processes share one budget per buyer.
-  const buyer = (req: Request) => (req.user ? `user:${req.user.id}` : `ip:${req.ip ?? 'unknown'}`);
-  const limit = rateLimit({
+  const perBuyer = rateLimit({
     name: 'payment',
     windowMs: 60_000,
     max: 30,
     message: 'Too many payment attempts, please try again in a minute',
-    key: buyer,
+    key: buyerKeyOf,
+  });
+  const perAddress = rateLimit({
+    name: 'payment-address',
+    windowMs: 60_000,
+    max: deps.limits.paymentCallsPerAddressPerMinute,
+    message: 'Too many payment attempts from your network, please try again in a minute',
+    key: clientAddressKeyOf,
   });
 
   /** The order create payload as a checkout request (the seeds' required-field rules). */
@@ -107,7 +127,11 @@ export function paymentRouter(deps: {
     if (!data.customerName || !data.customerEmail || !data.customerPhone || !data.address || !data.pincode)
       throw new ValidationError(REQUIRED);
     if (!z.email().safeParse(data.customerEmail).success) throw new ValidationError('Please enter a valid email');
-    checkUnitsPerProduct(data.items, deps.maxUnitsPerProduct);
+    checkUnitsPerProduct(data.items, deps.limits.maxUnitsPerProduct);
+    checkCheckoutSize(data.items, {
+      maxUnits: deps.limits.maxUnitsPerCheckout,
+      maxProducts: deps.limits.maxProductsPerCheckout,
+    });
     return {
       lines: data.items.map((i) => ({ productId: i.productId, size: i.size, color: i.color, quantity: i.quantity })),
       customer: {
@@ -120,11 +144,12 @@ export function paymentRouter(deps: {
       pincode: data.pincode,
       couponCode: data.couponCode,
       receipt,
-      clientAddress: req.ip ?? 'unknown',
+      buyerKey: buyerKeyOf(req),
+      clientAddressKey: clientAddressKeyOf(req),
     };
   };
 
-  r.post('/api/payment/create-order', limit, async (req, res) => {
+  r.post('/api/payment/create-order', perAddress, perBuyer, async (req, res) => {
     const body = parseInput(CreateOrderBody, req.body ?? {});
     const receipt = body.receipt ?? `rcpt_${Date.now()}`;
     let order;
@@ -135,7 +160,7 @@ export function paymentRouter(deps: {
       if (body.amount === undefined) throw new ValidationError('amount is required (or send orderData)');
       const amountPaise = rupeesToPaise(body.amount);
       if (amountPaise < 100) throw new ValidationError('Order total must be at least ₹1.00');
-      order = await payments.openOrder({ amountPaise, receipt, userId: req.user?.id ?? null });
+      order = await payments.openOrder({ amountPaise, receipt, userId: req.user?.id ?? null, buyerKey: buyerKeyOf(req) });
     }
     res.status(201).json({
       id: order.id,
@@ -146,7 +171,7 @@ export function paymentRouter(deps: {
     });
   });
 
-  r.post('/api/payment/verify', limit, async (req, res) => {
+  r.post('/api/payment/verify', perAddress, perBuyer, async (req, res) => {
     const body = parseInput(VerifyBody, req.body ?? {}, 'Payment verification failed');
     const cart = body.orderData === undefined ? undefined : parseInput(OrderData, body.orderData);
     const { version } = await payments.verify(
@@ -167,6 +192,21 @@ export function paymentRouter(deps: {
         orderToken,
       });
     res.json({ success: true, message: 'Payment verified successfully', orderNumber, orderToken });
+  });
+
+  // The buyer dismissed the payment dialog, or their payment failed: the checkout ends now (its stock, coupon
+  // use and live-checkout place go back), unless the provider says it was paid meanwhile (then it is the order).
+  r.post('/api/payment/cancel', perAddress, perBuyer, async (req, res) => {
+    const body = parseInput(CheckoutCallBody, req.body ?? {});
+    const status = await payments.cancel(body.razorpay_order_id, buyerKeyOf(req));
+    res.json({ razorpay_order_id: body.razorpay_order_id, status });
+  });
+
+  // Right before the payment dialog opens: the hold lasts the full reservation time from now on.
+  r.post('/api/payment/dialog-opened', perAddress, perBuyer, async (req, res) => {
+    const body = parseInput(CheckoutCallBody, req.body ?? {});
+    const { expiresAt } = await payments.dialogOpened(body.razorpay_order_id, buyerKeyOf(req));
+    res.json({ razorpay_order_id: body.razorpay_order_id, expiresAt });
   });
 
   r.post('/api/payment/webhook', async (req, res) => {
@@ -213,7 +253,9 @@ export function paymentRouter(deps: {
       }
     }
     if (body.event === 'payment.failed') {
-      await payments.recordFailure(orderId, payment?.error_description ?? 'Payment failed');
+      // As a cancel: the holds go back at once (a retry in the same dialog that then succeeds still places the
+      // order if the stock is there, else it is refunded).
+      await payments.providerFailure(orderId, payment?.error_description ?? 'Payment failed');
       return 'recorded';
     }
     return 'ignored';

@@ -1,5 +1,7 @@
+import type { ReservedLine } from '@shop/shared/contracts/inventory';
 import { ConflictError, ForbiddenError, NotFoundError } from '@shop/shared/errors/errors';
 import type {
+  ExpiryReason,
   PaymentEvent,
   PaymentOrderCreated,
   PaymentOrderOpened,
@@ -22,13 +24,28 @@ export type PaymentOrderState =
       paymentId: string | null;
       failures: number;
       refunds: PaymentRefunds;
+      /** Why it expired (set once expired; 'lapsed' for events recorded before the reason was kept). */
+      endedBy?: ExpiryReason;
     };
 
 export type PaymentCommand =
   | { type: 'OpenPaymentOrder'; data: PaymentOrderOpened['data'] }
   | { type: 'CreatePaymentOrder'; data: PaymentOrderCreated['data'] }
   | { type: 'VerifyPayment'; data: { paymentId: string; via: 'checkout' | 'webhook' | 'reconciliation'; now: Date } }
-  | { type: 'ExpirePaymentOrder'; data: { now: Date } }
+  | { type: 'ExpirePaymentOrder'; data: { now: Date; reason?: ExpiryReason } }
+  /** The payment dialog opened: the hold lasts until `expiresAt` (the full reservation time). */
+  | { type: 'OpenPaymentDialog'; data: { expiresAt: string; now: Date } }
+  /** A payment for a cancelled or replaced order whose stock was held again (a new reservation). */
+  | {
+      type: 'RevivePaymentOrder';
+      data: {
+        reservationId: string;
+        holds: ReservedLine[];
+        paymentId: string;
+        via: 'checkout' | 'webhook' | 'reconciliation';
+        now: Date;
+      };
+    }
   | { type: 'RecordPaymentFailure'; data: { reason: string; now: Date } }
   /** Money was taken for this order and cannot become an order (`customerEmail`: when the state lacks it). */
   | {
@@ -56,9 +73,25 @@ export function evolvePayment(state: PaymentOrderState, event: PaymentEvent): Pa
       return state.status === 'none' || !('order' in state)
         ? state
         : { ...state, status: 'verified', paymentId: event.data.razorpayPaymentId };
+    case 'PaymentDialogOpened':
+      if (state.status === 'none') return state;
+      return 'order' in state
+        ? { ...state, order: { ...state.order, expiresAt: event.data.expiresAt } }
+        : { ...state, opened: { ...state.opened, expiresAt: event.data.expiresAt } };
     case 'PaymentOrderExpired':
       if (state.status === 'none') return state;
-      return 'order' in state ? { ...state, status: 'expired' } : { ...state, status: 'lapsed' };
+      return 'order' in state
+        ? { ...state, status: 'expired', endedBy: event.data.reason ?? 'lapsed' }
+        : { ...state, status: 'lapsed' };
+    case 'PaymentOrderRevived':
+      return state.status === 'none' || !('order' in state)
+        ? state
+        : {
+            ...state,
+            status: 'created',
+            endedBy: undefined,
+            order: { ...state.order, reservationId: event.data.reservationId, holds: event.data.holds },
+          };
     case 'PaymentFailed':
       return state.status === 'none' ? state : { ...state, failures: state.failures + 1 };
     case 'RefundDue':
@@ -90,6 +123,19 @@ function awaitingPayment(state: PaymentOrderState): { razorpayOrderId: string; r
   if (state.status === 'created')
     return { razorpayOrderId: state.order.razorpayOrderId, reservationId: state.order.reservationId };
   return null;
+}
+
+/** Who opened the order (`user:<id>` / `guest:<id>`); null for orders recorded before it was kept. */
+export function buyerKeyOfOrder(state: Exclude<PaymentOrderState, { status: 'none' }>): string | null {
+  return ('order' in state ? state.order.buyerKey : state.opened.buyerKey) ?? null;
+}
+
+/**
+ * Whether a payment arriving for this order now may still place it, with its stock held again: its buyer
+ * ended it (cancelled the dialog, the payment failed, a newer checkout replaced it), not the clock.
+ */
+export function mayRevive(state: PaymentOrderState): boolean {
+  return state.status === 'expired' && state.endedBy !== undefined && state.endedBy !== 'lapsed';
 }
 
 /** Thrown when money arrived for a reservation that had already lapsed: the payment is to be refunded. */
@@ -141,7 +187,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentOrderState)
       // Exactly once per provider order: a retried, concurrent or webhook-driven verify changes nothing.
       if (state.status === 'verified') return [];
       if (state.status === 'expired') throw new PaymentAfterExpiryError();
-      const { expiresAt: _e, createdAt: _c, receipt: _r, ...rest } = state.order;
+      const { expiresAt: _e, createdAt: _c, receipt: _r, buyerKey: _b, ...rest } = state.order;
       return [
         {
           type: 'PaymentVerified',
@@ -157,7 +203,42 @@ export function decidePayment(command: PaymentCommand, state: PaymentOrderState)
     case 'ExpirePaymentOrder': {
       const awaiting = awaitingPayment(state);
       if (!awaiting) return [];
-      return [{ type: 'PaymentOrderExpired', data: { ...awaiting, expiredAt: command.data.now.toISOString() } }];
+      return [
+        {
+          type: 'PaymentOrderExpired',
+          data: { ...awaiting, expiredAt: command.data.now.toISOString(), reason: command.data.reason ?? 'lapsed' },
+        },
+      ];
+    }
+    case 'OpenPaymentDialog': {
+      const awaiting = awaitingPayment(state);
+      if (!awaiting) return [];
+      return [
+        {
+          type: 'PaymentDialogOpened',
+          data: {
+            razorpayOrderId: awaiting.razorpayOrderId,
+            expiresAt: command.data.expiresAt,
+            openedAt: command.data.now.toISOString(),
+          },
+        },
+      ];
+    }
+    case 'RevivePaymentOrder': {
+      if (state.status === 'none') throw new NotFoundError('Payment order not found');
+      if (state.refunds[command.data.paymentId]) throw new PaymentRefundDueError();
+      if (!mayRevive(state) || !('order' in state)) throw new PaymentAfterExpiryError();
+      const revived: PaymentEvent = {
+        type: 'PaymentOrderRevived',
+        data: {
+          razorpayOrderId: state.order.razorpayOrderId,
+          reservationId: command.data.reservationId,
+          holds: command.data.holds,
+          revivedAt: command.data.now.toISOString(),
+        },
+      };
+      const { reservationId: _r, holds: _h, ...verify } = command.data;
+      return [revived, ...decidePayment({ type: 'VerifyPayment', data: verify }, evolvePayment(state, revived))];
     }
     case 'RecordPaymentFailure': {
       const awaiting = awaitingPayment(state);

@@ -161,7 +161,8 @@ async function checkoutOne(productId: string, couponCode: string | null = null):
     pincode: '560001',
     couponCode,
     receipt: `rcpt_sweep_${buyer}`,
-    clientAddress: `198.51.100.${buyer % 250}`,
+    buyerKey: `user:sweep-buyer-${buyer}`,
+    clientAddressKey: `ip:198.51.100.${buyer % 250}`,
   };
   return (await checkout.payments.createOrder(request)).id;
 }

@@ -35,22 +35,23 @@ export const expiryOf = (p: Pick<PaymentPorts, 'reservationTtlMs'>, now: Date): 
   new Date(now.getTime() + p.reservationTtlMs).toISOString();
 
 /**
- * Who is buying, as keys the caller cannot choose: the account, else the client address. A guest's
- * e-mail (chosen by the caller) is an extra key for the one-coupon-hold rule only. Guest values are kept
- * as keyed hashes, so the event log holds no addresses.
+ * Who is buying: the buyer key (the account, else the browser's signed guest identity) and the client
+ * address, kept as a keyed hash so that checkout's tables hold no addresses. A guest's e-mail (chosen by the
+ * caller) is an extra key for the one-coupon-hold rule only, hashed too.
  */
 export function buyerOf(
   p: Pick<PaymentPorts, 'keySecret'>,
   req: CheckoutRequest,
-): { key: string; couponKeys: string[] } {
-  if (req.customer.userId) {
-    const key = `user:${req.customer.userId}`;
-    return { key, couponKeys: [key] };
-  }
+): { key: string; addressKey: string; couponKeys: string[] } {
   const tag = (value: string) =>
     createHmac('sha256', p.keySecret).update(`buyer|${value}`).digest('base64url').slice(0, 22);
-  const key = `ip:${tag(req.clientAddress)}`;
-  return { key, couponKeys: [key, `email:${tag(req.customer.email.trim().toLowerCase())}`] };
+  const addressKey = `ip:${tag(req.clientAddressKey)}`;
+  if (req.customer.userId) return { key: req.buyerKey, addressKey, couponKeys: [req.buyerKey] };
+  return {
+    key: req.buyerKey,
+    addressKey,
+    couponKeys: [req.buyerKey, `email:${tag(req.customer.email.trim().toLowerCase())}`],
+  };
 }
 
 /**

@@ -36,7 +36,7 @@ describe('orphaned checkouts', () => {
       isActive: true,
     });
     const hold = async (reservationId: string, buyer: string) => {
-      await places.take(buyer, reservationId, now, new Date(now.getTime() + 60_000));
+      await places.take({ buyerKey: buyer, addressKey: buyer }, reservationId, now, new Date(now.getTime() + 60_000));
       await coupons.reserveUse({ code: 'ORPHAN10', reservationId, orderTotalPaise: 100_000, buyers: [buyer] });
     };
     await hold('r-died', 'ip:a');

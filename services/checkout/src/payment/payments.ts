@@ -2,7 +2,7 @@ import type { CheckoutRequest, PaymentPorts } from './ports.ts';
 import { createOrder, openOrder } from './create-order.ts';
 import { verify } from './price-at-verify.ts';
 import { loadPayment, recordFailure, recordPaid } from './record-payment.ts';
-import { settleExpired } from './settle-expired.ts';
+import { cancelCheckout, dialogOpened, settleExpired, settleUnpaid } from './settle-expired.ts';
 
 export type { CheckoutRequest, CouponUses, DeliveryQuotes, PaymentPorts } from './ports.ts';
 export { orderLinesOf } from './hold-and-price.ts';
@@ -25,7 +25,7 @@ export class Payments {
     return createOrder(this.ports, req);
   }
 
-  openOrder(input: { amountPaise: number; receipt: string; userId: string | null }) {
+  openOrder(input: { amountPaise: number; receipt: string; userId: string | null; buyerKey: string }) {
     return openOrder(this.ports, input);
   }
 
@@ -41,8 +41,23 @@ export class Payments {
     return recordFailure(this.ports, orderId, reason);
   }
 
+  /** The provider reported a failed payment: recorded, and the order ends as a cancel would end it. */
+  async providerFailure(orderId: string, reason: string) {
+    await recordFailure(this.ports, orderId, reason);
+    return settleUnpaid(this.ports, orderId, 'failed');
+  }
+
   settleExpired(orderId: string) {
     return settleExpired(this.ports, orderId);
+  }
+
+  /** The buyer dismissed the payment dialog ('cancelled') or the payment failed ('failed'). */
+  cancel(orderId: string, buyerKey: string, reason: 'cancelled' | 'failed' = 'cancelled') {
+    return cancelCheckout(this.ports, orderId, buyerKey, reason);
+  }
+
+  dialogOpened(orderId: string, buyerKey: string) {
+    return dialogOpened(this.ports, orderId, buyerKey);
   }
 
   load(orderId: string) {

@@ -33,8 +33,10 @@ export interface CheckoutRequest {
   pincode: string;
   couponCode: string | null;
   receipt: string;
-  /** The client's address (req.ip): who a guest is, for the caps on live checkouts and coupon holds. */
-  clientAddress: string;
+  /** Who is buying (`user:<id>`, or `guest:<signed cookie id>`): their caps, and who owns the checkout. */
+  buyerKey: string;
+  /** The client's address key (`ip:<req.ip>`): the backstop cap on live checkouts from one address. */
+  clientAddressKey: string;
 }
 
 /** What the payment commands work over: the payment log, the other slices and services, the provider. */
@@ -48,7 +50,10 @@ export interface PaymentPorts {
   provider: PaymentProvider;
   keySecret: string;
   clock: () => Date;
+  /** How long an unpaid order holds stock once its payment dialog opened (RESERVATION_TTL_SECONDS). */
   reservationTtlMs: number;
+  /** How long it holds stock before the dialog opens (HOLD_BEFORE_DIALOG_SECONDS, at most the above). */
+  holdBeforeDialogMs: number;
   logger: Logger;
   /** Caps the unpaid checkouts one buyer holds stock with (MAX_LIVE_CHECKOUTS_PER_BUYER). */
   liveCheckouts: LiveCheckouts;

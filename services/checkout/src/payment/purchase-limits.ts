@@ -26,3 +26,24 @@ export function checkUnitsPerProduct(lines: ReadonlyArray<{ productId: string; q
     );
   }
 }
+
+/**
+ * What one unpaid checkout may hold in all: at most `maxUnits` units and `maxProducts` distinct products, so
+ * that a few wide orders cannot hold a sale's stock. Throws a ValidationError (400) saying which cap.
+ */
+export function checkCheckoutSize(
+  lines: ReadonlyArray<{ productId: string; quantity: number }>,
+  caps: { maxUnits: number; maxProducts: number },
+): void {
+  const units = lines.reduce((sum, l) => sum + l.quantity, 0);
+  if (units > caps.maxUnits)
+    throw new ValidationError(`At most ${caps.maxUnits} items per order: this order asks for ${units}`, [
+      { path: 'items', message: `At most ${caps.maxUnits} items per order` },
+    ]);
+  const products = new Set(lines.map((l) => l.productId)).size;
+  if (products > caps.maxProducts)
+    throw new ValidationError(
+      `At most ${caps.maxProducts} different products per order: this order has ${products}`,
+      [{ path: 'items', message: `At most ${caps.maxProducts} different products per order` }],
+    );
+}

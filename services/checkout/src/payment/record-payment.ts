@@ -1,15 +1,25 @@
+import { randomUUID } from 'node:crypto';
 import { paymentStreamId, type PaymentEvent, type RefundReason } from '@shop/shared/contracts/payment-events';
 import { retryOnConflict } from '@shop/shared/eventstore/command';
+import { StreamVersionConflictError } from '@shop/shared/eventstore/postgres-event-store';
 import {
+  buyerKeyOfOrder,
   decidePayment,
   evolvePayment,
   initialPaymentState,
+  mayRevive,
   PaymentAfterExpiryError,
   type PaymentOrderState,
 } from './decider.ts';
+import { expiryOf, releaseHolds } from './hold-and-price.ts';
 import type { PaymentPorts } from './ports.ts';
 
-type Ports = Pick<PaymentPorts, 'store' | 'clock'>;
+/**
+ * What recording a payment needs; with the inventory and coupons (the shop's Payments always has them) a
+ * payment for an order its buyer cancelled or replaced holds the stock again and places the order.
+ */
+type Ports = Pick<PaymentPorts, 'store' | 'clock'> &
+  Partial<Pick<PaymentPorts, 'inventory' | 'coupons' | 'logger' | 'reservationTtlMs'>>;
 
 /** The payment order's state and version, folded from its stream. */
 export function loadPayment(p: Pick<PaymentPorts, 'store'>, orderId: string) {
@@ -33,14 +43,80 @@ export async function recordPaid(
   try {
     return await recordVerified(p, orderId, paymentId, via);
   } catch (err) {
-    if (err instanceof PaymentAfterExpiryError)
-      await recordRefundDue(p, orderId, {
-        paymentId,
-        reason: 'paid_after_expiry',
-        detail: `Payment captured after the reservation expired (reported by ${via})`,
-      });
+    if (!(err instanceof PaymentAfterExpiryError)) throw err;
+    const revived = await revive(p, orderId, paymentId, via);
+    if (revived.placed) return { version: revived.version };
+    // A concurrent report of this payment placed the order (its hold took the stock this one looked for).
+    const now = await loadPayment(p, orderId);
+    if (now.state.status === 'verified' && now.state.paymentId === paymentId) return { version: now.version };
+    await recordRefundDue(p, orderId, {
+      paymentId,
+      reason: 'paid_after_expiry',
+      detail: revived.why ?? `Payment captured after the reservation expired (reported by ${via})`,
+    });
     throw err;
   }
+}
+
+/**
+ * A payment for an order its buyer ended (cancelled, failed, replaced by a newer checkout) still places it
+ * when its stock (and coupon use) can be held again now, under a new reservation; the order's prices stay
+ * what was charged. Answers placed: false (with why, for the refund) when it cannot: the caller then records
+ * the refund. Of concurrent reports of the payment (verify, webhook, sweep) one appends; the others give
+ * their holds back and find it verified.
+ */
+async function revive(
+  p: Ports,
+  orderId: string,
+  paymentId: string,
+  via: 'checkout' | 'webhook' | 'reconciliation',
+): Promise<{ placed: true; version: number } | { placed: false; why: string | null }> {
+  const { inventory, coupons, logger } = p;
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const { state, version } = await loadPayment(p, orderId);
+    if (state.status === 'verified') return { placed: true, version };
+    if (!inventory || !coupons || !logger || !mayRevive(state) || !('order' in state) || state.refunds[paymentId])
+      return { placed: false, why: null };
+    const reservationId = randomUUID();
+    const held = await inventory.reserve(
+      reservationId,
+      state.order.lines.map((l) => ({ productId: l.productId, size: l.size, color: l.color, quantity: l.quantity })),
+    );
+    if (!held.ok)
+      return { placed: false, why: `Paid after the buyer ${state.endedBy} the checkout, and ${held.message}` };
+    const { couponCode } = state.order;
+    const holds = { reservationId, couponCode };
+    if (couponCode) {
+      try {
+        await coupons.reserveUse({
+          code: couponCode,
+          reservationId,
+          orderTotalPaise: state.order.subtotalPaise,
+          buyers: [buyerKeyOfOrder(state) ?? `order:${orderId}`],
+          heldUntil: expiryOf({ reservationTtlMs: p.reservationTtlMs ?? 0 }, p.clock()),
+        });
+      } catch (err) {
+        await releaseHolds({ inventory, coupons, logger }, { reservationId, couponCode: null });
+        return {
+          placed: false,
+          why: `Paid after the buyer ${state.endedBy} the checkout, and coupon ${couponCode}: ${(err as Error).message}`,
+        };
+      }
+    }
+    try {
+      const events = decidePayment(
+        { type: 'RevivePaymentOrder', data: { reservationId, holds: held.lines, paymentId, via, now: p.clock() } },
+        state,
+      );
+      const r = await p.store.append(paymentStreamId(orderId), version, events, { metadata: { actor: via } });
+      logger.info({ orderId, paymentId, endedBy: state.endedBy }, 'payment for an ended checkout: stock held again');
+      return { placed: true, version: r.nextExpectedVersion };
+    } catch (err) {
+      await releaseHolds({ inventory, coupons, logger }, holds);
+      if (!(err instanceof StreamVersionConflictError)) throw err;
+    }
+  }
+  return { placed: false, why: null };
 }
 
 function recordVerified(

@@ -147,7 +147,48 @@ const schema = z.object({
     .min(1)
     .max(1000)
     .default(3)
-    .describe('Most unpaid checkouts holding stock at once per buyer (account; guests per client address)'),
+    .describe('Most unpaid checkouts holding stock at once per buyer (account; guests per signed guest cookie)'),
+  MAX_LIVE_CHECKOUTS_PER_ADDRESS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(300)
+    .describe(
+      'Backstop: most unpaid checkouts holding stock at once from one client address, all its buyers together (a carrier NAT is many buyers)',
+    ),
+  PAYMENT_CALLS_PER_ADDRESS_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(1200)
+    .describe(
+      'Backstop: most payment calls (create-order, verify, cancel, dialog-opened) a minute from one client address, all its buyers together; each buyer has 30',
+    ),
+  MAX_UNITS_PER_CHECKOUT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(20)
+    .describe('Most units one unpaid checkout may hold, all its lines together (400 beyond it)'),
+  MAX_PRODUCTS_PER_CHECKOUT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(10)
+    .describe('Most distinct products one unpaid checkout may hold (400 beyond it)'),
+  HOLD_BEFORE_DIALOG_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(86_400)
+    .default(120)
+    .describe(
+      'How long a checkout holds stock before its payment dialog opens (POST /api/payment/dialog-opened extends it to RESERVATION_TTL_SECONDS)',
+    ),
   DATA_DIR: z.string().default(path.resolve(process.cwd(), 'data')).describe('Embedded Postgres data, uploads'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z

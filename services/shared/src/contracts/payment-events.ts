@@ -49,8 +49,20 @@ export type PaymentOrderCreated = {
     receipt: string;
     currency: 'INR';
     createdAt: string;
+    /** When the hold lapses unpaid: short until the payment dialog opens (PaymentDialogOpened moves it). */
     expiresAt: string;
+    /**
+     * Who opened the checkout (`user:<id>` or `guest:<signed cookie id>`): only they may cancel it or say its
+     * dialog opened. Absent on events recorded before it was kept.
+     */
+    buyerKey?: string;
   };
+};
+
+/** The buyer's payment dialog opened: the hold now lasts the full reservation time (until `expiresAt`). */
+export type PaymentDialogOpened = {
+  type: 'PaymentDialogOpened';
+  data: { razorpayOrderId: string; expiresAt: string; openedAt: string };
 };
 
 /** Recorded once per provider order, whichever path (browser verify, webhook, reconciliation) came first. */
@@ -67,10 +79,26 @@ export type PaymentVerified = {
   };
 };
 
-/** The reservation lapsed unpaid: stock and coupon use were released. */
+/**
+ * Why an unpaid order ended: its hold lapsed, its buyer cancelled the payment dialog, the provider reported the
+ * payment failed, or the buyer opened a newer checkout that replaced it.
+ */
+export type ExpiryReason = 'lapsed' | 'cancelled' | 'failed' | 'replaced';
+
+/** The reservation ended unpaid: stock and coupon use were released. */
 export type PaymentOrderExpired = {
   type: 'PaymentOrderExpired';
-  data: { razorpayOrderId: string; reservationId: string; expiredAt: string };
+  /** `reason` is absent on events recorded before it was kept (read as 'lapsed'). */
+  data: { razorpayOrderId: string; reservationId: string; expiredAt: string; reason?: ExpiryReason };
+};
+
+/**
+ * A payment arrived for an order its buyer had cancelled or replaced, and its stock was held again (a new
+ * reservation): the order is placed from it (PaymentVerified follows with the new reservation).
+ */
+export type PaymentOrderRevived = {
+  type: 'PaymentOrderRevived';
+  data: { razorpayOrderId: string; reservationId: string; holds: ReservedLine[]; revivedAt: string };
 };
 
 export type PaymentFailed = {
@@ -92,11 +120,17 @@ export type PaymentOrderOpened = {
     userId: string | null;
     createdAt: string;
     expiresAt: string;
+    /** Who opened it (see PaymentOrderCreated); absent on older events. */
+    buyerKey?: string;
   };
 };
 
-/** Why money taken cannot become an order: paid after the hold lapsed, the order refused at verify (stock gone), a charge that differs from the price. */
-export type RefundReason = 'paid_after_expiry' | 'order_refused' | 'amount_mismatch';
+/**
+ * Why money taken cannot become an order: paid after the hold lapsed, the order refused at verify (stock gone),
+ * a charge that differs from the price, an order opened without a cart that was paid but never placed (the
+ * browser closed after paying, or verify refused the cart) when its hold lapsed.
+ */
+export type RefundReason = 'paid_after_expiry' | 'order_refused' | 'amount_mismatch' | 'never_placed';
 
 /**
  * A captured payment is to be refunded in full (once per payment). Recorded before the provider is asked;
@@ -133,8 +167,10 @@ export type PaymentRefunded = {
 export type PaymentEvent =
   | PaymentOrderOpened
   | PaymentOrderCreated
+  | PaymentDialogOpened
   | PaymentVerified
   | PaymentOrderExpired
+  | PaymentOrderRevived
   | PaymentFailed
   | RefundDue
   | PaymentRefunded;

@@ -24,6 +24,18 @@ export const paymentOrdersProjection = defineProjection<PaymentEvent>({
         [d.razorpayOrderId, d.reservationId, d.customer.userId, d.totalPaise, d.createdAt, d.expiresAt],
       );
     },
+    async PaymentDialogOpened(d, tx) {
+      await tx.query(
+        `UPDATE checkout.payment_orders SET expires_at = $2, updated_at = $3 WHERE razorpay_order_id = $1`,
+        [d.razorpayOrderId, d.expiresAt, d.openedAt],
+      );
+    },
+    async PaymentOrderRevived(d, tx) {
+      await tx.query(
+        `UPDATE checkout.payment_orders SET reservation_id = $2, updated_at = $3 WHERE razorpay_order_id = $1`,
+        [d.razorpayOrderId, d.reservationId, d.revivedAt],
+      );
+    },
     async PaymentVerified(d, tx) {
       await tx.query(
         `UPDATE checkout.payment_orders SET status = 'verified', payment_id = $2, updated_at = $3 WHERE razorpay_order_id = $1`,

@@ -43,6 +43,12 @@ export function paymentOrdersReplayFold(): ReplayFold {
         if (!orders.update(d.razorpayOrderId, { reservation_id: d.reservationId, total_paise: d.totalPaise }))
           orders.insert(d.razorpayOrderId, created(d, d.reservationId, d.customer.userId, d.totalPaise));
       },
+      PaymentDialogOpened(d) {
+        orders.update(d.razorpayOrderId, { expires_at: d.expiresAt, updated_at: d.openedAt });
+      },
+      PaymentOrderRevived(d) {
+        orders.update(d.razorpayOrderId, { reservation_id: d.reservationId, updated_at: d.revivedAt });
+      },
       PaymentVerified(d) {
         orders.update(d.razorpayOrderId, {
           status: 'verified',
