@@ -159,14 +159,13 @@ describe('web app Content-Security-Policy in Chromium (issue 15, defect 8)', () 
     it("forms run without eval: zod's eval probe is refused by the CSP on no page (issue 27 item 7)", async () => {
       const page = await openPage();
       // Every refusal the page sees, from its first script on: the console shows only some of them.
-      await page.addInitScript(() => {
-        const seen: string[] = [];
-        (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-        document.addEventListener('securitypolicyviolation', (e) =>
-          seen.push(`${e.effectiveDirective} ${e.blockedURI}`),
-        );
+      // (Page scripts as text: this file is compiled without the DOM library.)
+      await page.addInitScript({
+        content: `window.cspViolations = [];
+          document.addEventListener('securitypolicyviolation', (e) =>
+            window.cspViolations.push(e.effectiveDirective + ' ' + e.blockedURI));`,
       });
-      const violations = () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+      const violations = () => page.evaluate<string[]>('window.cspViolations');
       await page.goto(`${shop.url}/login`);
       await submitLogin(page, ADMIN);
       await page.waitForURL((url) => url.pathname !== '/login', { timeout: 30_000 });
