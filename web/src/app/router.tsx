@@ -58,6 +58,11 @@ export function createAppRoutes(): RouteObject[] {
               lazy: () => import('./routes/contact').then((m) => ({ Component: m.ContactRoute })),
             },
             {
+              // No sign-in: a guest's order is reached by its link (the token in the fragment).
+              path: paths.orderConfirmation.path,
+              lazy: () => import('./routes/order-confirmation').then((m) => ({ Component: m.OrderConfirmationRoute })),
+            },
+            {
               Component: RequireAuth,
               children: [
                 {

@@ -36,6 +36,14 @@ export const paths = {
   contact: { path: '/contact', getHref: () => '/contact' },
   profile: { path: '/profile', getHref: () => '/profile' },
   myOrders: { path: '/my-orders', getHref: () => '/my-orders' },
+  /**
+   * An order's confirmation page, for guests too. The link's token rides in the fragment, which the browser never
+   * sends to a server, so it stays out of access logs and Referer headers.
+   */
+  orderConfirmation: {
+    path: '/order-confirmation',
+    getHref: (token: string) => `/order-confirmation#${encodeURIComponent(token)}`,
+  },
   admin: {
     root: { path: '/admin', getHref: () => '/admin' },
     products: {

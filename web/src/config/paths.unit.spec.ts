@@ -7,6 +7,10 @@ describe('paths', () => {
     expect(paths.products.getHref({ category: 'Women' })).toBe('/products?category=Women');
     expect(paths.login.getHref('/my-orders?page=2')).toBe('/login?redirectTo=%2Fmy-orders%3Fpage%3D2');
   });
+
+  it("puts an order confirmation link's token in the fragment, never sent to a server", () => {
+    expect(paths.orderConfirmation.getHref('order_Ab12.mac-_x')).toBe('/order-confirmation#order_Ab12.mac-_x');
+  });
 });
 
 describe('safeRedirectPath', () => {

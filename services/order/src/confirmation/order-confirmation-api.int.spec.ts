@@ -66,12 +66,23 @@ describe('POST /api/orders/confirmation (the order by its confirmation link)', (
       totalAmount: 2749.1,
     });
     expect(r.body.items).toHaveLength(1);
-    expect(r.body.items[0]).toMatchObject({ Product: { name: 'Linen Kurta', price: 1499.5 }, size: 'M', orderedQuantity: 2 });
+    expect(r.body.items[0]).toMatchObject({
+      Product: { name: 'Linen Kurta', price: 1499.5 },
+      size: 'M',
+      orderedQuantity: 2,
+    });
     // What is the shop's business (the account behind it, whether an admin has seen it) stays out.
     expect(r.body).not.toHaveProperty('seen');
     expect(r.body).not.toHaveProperty('User');
     const text = JSON.stringify(r.body);
-    for (const foreign of [other.orderNumber, vikram.name, vikram.email, vikram.phone, 'Kolkata', other.data.razorpayPaymentId])
+    for (const foreign of [
+      other.orderNumber,
+      vikram.name,
+      vikram.email,
+      vikram.phone,
+      'Kolkata',
+      other.data.razorpayPaymentId,
+    ])
       expect(text).not.toContain(foreign);
 
     // A signed-in shopper (another account) holding the link reads the same order: the link is the credential.
@@ -96,7 +107,11 @@ describe('POST /api/orders/confirmation (the order by its confirmation link)', (
     ];
     for (const token of refused) {
       const r = await read(token);
-      expect({ token, status: r.status, body: r.body }).toEqual({ token, status: 404, body: { message: 'Order not found' } });
+      expect({ token, status: r.status, body: r.body }).toEqual({
+        token,
+        status: 404,
+        body: { message: 'Order not found' },
+      });
     }
     expect((await read(undefined)).status).toBe(400);
     expect((await read('x'.repeat(301))).status).toBe(400);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseAnswer } from '@/lib/api-client';
 import { parseEach } from '@/types/api';
 import { figureOrZero, optionalText, textOrNull } from '@/types/fields';
 import { orderFields, orderLineFields } from '@/types/order';
@@ -25,7 +26,6 @@ export const orderSchema = z.object({
   couponCode: textOrNull,
   shippingCharge: figureOrZero.optional(),
   deliveryCharge: figureOrZero.optional(),
-  pincode: optionalText.optional(),
   razorpayPaymentId: optionalText.optional(),
 });
 export type Order = z.infer<typeof orderSchema>;
@@ -33,6 +33,22 @@ export type Order = z.infer<typeof orderSchema>;
 /** Parses an order list, dropping entries that cannot be shown rather than failing the page. */
 export function parseOrderList(raw: unknown): Order[] {
   return parseEach(orderSchema, raw);
+}
+
+/**
+ * What POST /api/orders/confirmation answers for a confirmation link: the order, or (202) that the payment is in
+ * and the order is being placed (no number yet).
+ */
+export type OrderConfirmation = { state: 'placed'; order: Order } | { state: 'placing'; message: string };
+
+const placingSchema = z.object({ orderNumber: z.null(), message: z.string().nullish() });
+
+/** Reads a confirmation answer; throws (a message fit for a user) when it is neither an order nor 'being placed'. */
+export function parseOrderConfirmation(raw: unknown): OrderConfirmation {
+  const placing = placingSchema.safeParse(raw);
+  if (placing.success)
+    return { state: 'placing', message: placing.data.message || 'Payment received. Your order is being placed.' };
+  return { state: 'placed', order: parseAnswer(orderSchema, raw) };
 }
 
 /** What an `order` push event says: the order as it is now, or that it was deleted. */

@@ -59,6 +59,8 @@ const verifyAnswerSchema = z.object({
   success: z.boolean(),
   message: z.string().nullish(),
   orderNumber: z.string().nullish(),
+  /** The token of the order's confirmation link (also while the order is being placed). */
+  orderToken: z.string().nullish(),
 });
 export type VerifyAnswer = z.infer<typeof verifyAnswerSchema>;
 

@@ -161,7 +161,7 @@ describe('checkout page', { timeout: 20_000 }, () => {
     expect(screen.getByText('Linen Kurta - Size M only has 1 item(s) available. You requested 2.')).toBeTruthy();
   });
 
-  it('pays: create-order with orderData, the dialog, verify, then the cart is cleared and My Orders opens', async () => {
+  it("pays: create-order with orderData, the dialog, verify, then the cart is cleared and the order's confirmation page opens", async () => {
     const opened = fakeRazorpay();
     const fetchMock = fakeApi({
       ...charges,
@@ -169,7 +169,13 @@ describe('checkout page', { timeout: 20_000 }, () => {
       'POST /api/payment/create-order': () =>
         jsonResponse({ id: 'order_1', amount: 204000, currency: 'INR', receipt: 'r', key_id: 'rzp_test_sandbox' }, 201),
       'POST /api/payment/verify': () =>
-        jsonResponse({ success: true, message: 'Payment verified successfully', orderNumber: 'ORD-1' }),
+        jsonResponse({
+          success: true,
+          message: 'Payment verified successfully',
+          orderNumber: 'ORD-1',
+          orderToken: 'order_1.mac',
+        }),
+      'POST /api/orders/confirmation': () => jsonResponse({ orderNumber: null, message: 'Being placed' }, 202),
     });
     const { router, store } = startCheckout();
     await fillGuestForm();
@@ -200,7 +206,8 @@ describe('checkout page', { timeout: 20_000 }, () => {
     });
 
     options.handler({ razorpay_order_id: 'order_1', razorpay_payment_id: 'pay_1', razorpay_signature: 'sig' });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/my-orders'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/order-confirmation'));
+    expect(router.state.location.hash).toBe('#order_1.mac');
     expect(store.getState().cart.lines).toEqual([]);
     expect(screen.getByText('Payment successful! Order placed.')).toBeTruthy();
     const verify = requestsOf(fetchMock).find((r) => r.url.endsWith('/api/payment/verify'))!;

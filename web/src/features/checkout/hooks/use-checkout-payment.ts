@@ -40,8 +40,8 @@ type PayInput = {
 
 /**
  * Pay: the required-field rules, the re-check of every line, create-order with orderData, the payment
- * dialog, verify, then the cart is cleared (onOrderPlaced) and the shopper goes to /my-orders. A cancelled,
- * failed or unverified payment keeps the cart and says so.
+ * dialog, verify, then the cart is cleared (onOrderPlaced) and the buyer goes to the order's confirmation
+ * page. A cancelled, failed or unverified payment keeps the cart and says so.
  */
 export function useCheckoutPayment(onOrderPlaced: () => void) {
   const dispatch = useAppDispatch();
@@ -93,7 +93,10 @@ export function useCheckoutPayment(onOrderPlaced: () => void) {
           }),
         );
         onOrderPlaced();
-        void navigate(paths.myOrders.getHref());
+        // The order's confirmation page, for guests too (My Orders needs a sign-in); a server without links: My Orders.
+        void navigate(
+          answer.orderToken ? paths.orderConfirmation.getHref(answer.orderToken) : paths.myOrders.getHref(),
+        );
       } catch (error) {
         setStatus('verification-failed');
         // The server's message, unless it only repeats the title.

@@ -1,5 +1,5 @@
 import { api } from '@/lib/api-client';
-import { parseOrderList, type Order } from '../order-schema';
+import { parseOrderConfirmation, parseOrderList, type Order, type OrderConfirmation } from '../order-schema';
 
 export const ordersApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -9,7 +9,15 @@ export const ordersApi = api.injectEndpoints({
       transformResponse: (raw: unknown) => parseOrderList(raw),
       providesTags: [{ type: 'Order', id: 'LIST' }],
     }),
+    /**
+     * One order by its confirmation link's token, for whoever holds the link (no sign-in). A POST so that the
+     * token, the link's secret, travels in the body rather than the URL.
+     */
+    getOrderConfirmation: build.query<OrderConfirmation, string>({
+      query: (token) => ({ url: '/orders/confirmation', method: 'POST', body: { token } }),
+      transformResponse: (raw: unknown) => parseOrderConfirmation(raw),
+    }),
   }),
 });
 
-export const { useGetMyOrdersQuery } = ordersApi;
+export const { useGetMyOrdersQuery, useGetOrderConfirmationQuery } = ordersApi;

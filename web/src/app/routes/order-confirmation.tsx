@@ -1,0 +1,5 @@
+import { OrderConfirmationPage } from '@/features/orders/components/order-confirmation-page';
+
+export function OrderConfirmationRoute() {
+  return <OrderConfirmationPage />;
+}
