@@ -93,6 +93,19 @@ export const checkoutApi = api.injectEndpoints({
       // A placed order changes the buyer's orders, stock, a coupon's uses and the dashboard figures.
       invalidatesTags: ['Order', 'Product', 'Coupon', 'Stats'],
     }),
+    /**
+     * The dialog was dismissed or the payment failed: the checkout's stock and coupon go back at once, so
+     * Pay works again straight away (a payment that went through meanwhile still becomes the order).
+     */
+    cancelPayment: build.mutation<void, { razorpay_order_id: string }>({
+      query: (body) => ({ url: '/payment/cancel', method: 'POST', body }),
+      // The stock shown for the cart's products changes.
+      invalidatesTags: ['Product'],
+    }),
+    /** Right before the dialog opens: the server holds the stock for the full payment time from then. */
+    openPaymentDialog: build.mutation<void, { razorpay_order_id: string }>({
+      query: (body) => ({ url: '/payment/dialog-opened', method: 'POST', body }),
+    }),
   }),
 });
 
@@ -102,4 +115,6 @@ export const {
   useRecheckProductMutation,
   useCreatePaymentOrderMutation,
   useVerifyPaymentMutation,
+  useCancelPaymentMutation,
+  useOpenPaymentDialogMutation,
 } = checkoutApi;

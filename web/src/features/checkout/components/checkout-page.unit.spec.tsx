@@ -253,4 +253,40 @@ describe('checkout page', { timeout: 20_000 }, () => {
     expect(store.getState().cart.lines).toHaveLength(1);
     expect(JSON.parse(window.localStorage.getItem('cart') ?? '[]')).toHaveLength(1);
   });
+
+  it('tells the shop when the dialog opens, and cancels the checkout when it is dismissed or the payment fails, so the stock goes back at once', async () => {
+    const opened = fakeRazorpay();
+    let n = 0;
+    const fetchMock = fakeApi({
+      ...charges,
+      'GET /api/products/7': () => jsonResponse(product),
+      'POST /api/payment/create-order': () =>
+        jsonResponse(
+          { id: `order_c${++n}`, amount: 204000, currency: 'INR', receipt: 'r', key_id: 'rzp_test_sandbox' },
+          201,
+        ),
+      'POST /api/payment/dialog-opened': () => jsonResponse({ razorpay_order_id: 'x', expiresAt: 'later' }),
+      'POST /api/payment/cancel': () => jsonResponse({ razorpay_order_id: 'x', status: 'cancelled' }),
+    });
+    startCheckout();
+    await fillGuestForm();
+    const calls = async (path: string) =>
+      Promise.all(
+        requestsOf(fetchMock)
+          .filter((r) => r.url.endsWith(path))
+          .map(async (r) => ((await r.clone().json()) as { razorpay_order_id: string }).razorpay_order_id),
+      );
+
+    fireEvent.click(await payButton());
+    await waitFor(() => expect(opened).toHaveLength(1));
+    expect(await calls('/api/payment/dialog-opened')).toEqual(['order_c1']);
+    expect(await calls('/api/payment/cancel')).toEqual([]);
+    opened[0]!.options.modal.ondismiss();
+    await waitFor(async () => expect(await calls('/api/payment/cancel')).toEqual(['order_c1']));
+
+    fireEvent.click(await payButton());
+    await waitFor(() => expect(opened).toHaveLength(2));
+    for (const callback of opened[1]!.failed) callback({ error: { description: 'Card declined' } });
+    await waitFor(async () => expect(await calls('/api/payment/cancel')).toEqual(['order_c1', 'order_c2']));
+  });
 });

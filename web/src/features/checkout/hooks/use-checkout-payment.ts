@@ -7,7 +7,9 @@ import { errorMessage, type ApiError } from '@/lib/api-client';
 import { formatRupees } from '@/lib/money';
 import type { OrderTotals } from '@/lib/order-totals';
 import {
+  useCancelPaymentMutation,
   useCreatePaymentOrderMutation,
+  useOpenPaymentDialogMutation,
   useRecheckProductMutation,
   useVerifyPaymentMutation,
   type OrderData,
@@ -49,6 +51,8 @@ export function useCheckoutPayment(onOrderPlaced: () => void) {
   const [recheckProduct] = useRecheckProductMutation();
   const [createPaymentOrder] = useCreatePaymentOrderMutation();
   const [verifyPayment] = useVerifyPaymentMutation();
+  const [cancelPayment] = useCancelPaymentMutation();
+  const [openPaymentDialog] = useOpenPaymentDialogMutation();
   const [status, setStatus] = useState<CheckoutStatus>('idle');
   const busy = useRef(false);
 
@@ -174,6 +178,8 @@ export function useCheckoutPayment(onOrderPlaced: () => void) {
           handler: (response) => void verify(response, orderData),
           modal: {
             ondismiss: () => {
+              // The stock goes back now, not when the hold lapses: Pay works again at once, for everyone.
+              void cancelPayment({ razorpay_order_id: order.id });
               busy.current = false;
               setStatus('cancelled');
               refuse({ title: 'Payment cancelled', message: 'Your cart is kept; you can pay again.' }, 'info');
@@ -182,9 +188,13 @@ export function useCheckoutPayment(onOrderPlaced: () => void) {
         });
         // The dialog stays open after a failed attempt: the shopper may pay again or cancel.
         dialog.on('payment.failed', (response: RazorpayFailure) => {
+          // Released at once too; a retry in this dialog that succeeds is still placed if the stock is there.
+          void cancelPayment({ razorpay_order_id: order.id });
           setStatus('failed');
           refuse({ title: 'Payment failed', message: response.error?.description || 'Payment could not be processed' });
         });
+        // Until now the server held the stock briefly; from here it holds it for the whole payment.
+        void openPaymentDialog({ razorpay_order_id: order.id });
         dialog.open();
       } catch {
         busy.current = false;
@@ -192,7 +202,7 @@ export function useCheckoutPayment(onOrderPlaced: () => void) {
         refuse({ title: 'Payment failed', message: 'Failed to initiate payment. Please try again.' });
       }
     },
-    [createPaymentOrder, recheckLines, refuse, verify],
+    [cancelPayment, createPaymentOrder, openPaymentDialog, recheckLines, refuse, verify],
   );
 
   return { pay, status };
