@@ -32,6 +32,15 @@ describe('accounts API', () => {
       body: { message: 'Password must be at least 6 characters' },
     });
     expect((await shop.api('POST', '/api/auth/register', { body: { email: 'z@y.in' } })).status).toBe(400);
+    // An Indian mobile number: '12' is refused, a spaced +91 number is kept as typed.
+    for (const phone of ['12', '5845012345', '+1 9845012345'])
+      expect(
+        await shop.api('POST', '/api/auth/register', { body: { ...asha, email: 'phone@y.in', phone } }),
+      ).toMatchObject({ status: 400, body: { message: 'Please enter a valid 10-digit mobile number' } });
+    const spaced = await shop.api('POST', '/api/auth/register', {
+      body: { ...asha, email: 'spaced@y.in', phone: '+91 98450-12345' },
+    });
+    expect(spaced).toMatchObject({ status: 201, body: { user: { phone: '+91 98450-12345' } } });
     // Too long is not 'required': each limit names itself and its maximum.
     const tooLong: Array<[object, string]> = [
       [{ password: 'p'.repeat(1000) }, 'Password must be at most 200 characters'],
@@ -86,6 +95,9 @@ describe('accounts API', () => {
     expect(r.body).toMatchObject({ name: 'Asha R', dob: '1994-11-22', gender: 'Female' });
     expect((await shop.api('PUT', '/api/auth/me', { token, body: { email: 'a@b.in' } })).status).toBe(400);
     expect(
+      await shop.api('PUT', '/api/auth/me', { token, body: { name: 'Asha R', email: 'asha.r@example.in', phone: '12' } }),
+    ).toMatchObject({ status: 400, body: { message: 'Please enter a valid 10-digit mobile number' } });
+    expect(
       (await shop.api('PUT', '/api/auth/me', { token, body: { name: 'A', email: 'a@b.in', gender: 'Robot' } })).status,
     ).toBe(400);
     // the old address is free again, the new one taken
@@ -117,6 +129,6 @@ describe('accounts API', () => {
       `SELECT type, count(*)::int AS n FROM accounts.events GROUP BY type ORDER BY type`,
     );
     const counts = Object.fromEntries(rows.map((r) => [r.type, r.n]));
-    expect(counts).toMatchObject({ UserRegistered: 4, UserProfileUpdated: 1, EmailClaimed: 5, EmailReleased: 1 });
+    expect(counts).toMatchObject({ UserRegistered: 5, UserProfileUpdated: 1, EmailClaimed: 6, EmailReleased: 1 });
   });
 });

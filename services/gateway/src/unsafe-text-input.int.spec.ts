@@ -61,7 +61,7 @@ const CASES: Case[] = [
     path: () => '/api/auth/register',
     fields: [
       { field: 'name', body: (b) => ({ name: b, email: 'n@example.in', phone: '+919800000006', password: 'secret1' }) },
-      { field: 'email', body: (b) => ({ name: 'N', email: `${b}@example.in`, phone: '1', password: 'secret1' }) },
+      { field: 'email', body: (b) => ({ name: 'N', email: `${b}@example.in`, phone: '+919800000006', password: 'secret1' }) },
       { field: 'phone', body: (b) => ({ name: 'N', email: 'p@example.in', phone: b, password: 'secret1' }) },
     ],
   },
@@ -141,8 +141,8 @@ const CASES: Case[] = [
     path: () => '/api/addresses',
     token: () => shopper,
     fields: [
-      { field: 'name', body: (b) => ({ name: b, phone: '1', addressLine1: 'MG Road' }) },
-      { field: 'addressLine1', body: (b) => ({ name: 'Meera', phone: '1', addressLine1: b }) },
+      { field: 'name', body: (b) => ({ name: b, phone: '+919800000006', addressLine1: 'MG Road' }) },
+      { field: 'addressLine1', body: (b) => ({ name: 'Meera', phone: '+919800000006', addressLine1: b }) },
     ],
   },
   {

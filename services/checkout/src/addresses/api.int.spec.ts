@@ -53,6 +53,7 @@ describe('addresses API', () => {
       expect(await add(asha, body)).toMatchObject({ status: 400, body: { message } });
     await refused({ ...home, name: ' ' }, 'Name is required');
     await refused({ ...home, phone: undefined }, 'Phone is required');
+    await refused({ ...home, phone: '12' }, 'Please enter a valid 10-digit mobile number');
     await refused({ ...home, addressLine1: '' }, 'Address line 1 is required');
     await refused({ ...home, label: '' }, 'Label is required');
     await refused({ ...home, email: 'not-an-email' }, 'Please enter a valid email');

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { requireAuth } from '@shop/shared/auth/tokens';
 import { UnavailableError } from '@shop/shared/errors/errors';
+import { indianPhoneInput } from '@shop/shared/http/phone-input';
 import { parseInput } from '@shop/shared/http/validation';
 import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
@@ -34,7 +35,7 @@ const email = optional('Email', 200).refine(
 const fields = {
   label: required('Label', 50),
   name: required('Name', 100),
-  phone: required('Phone', 20),
+  phone: indianPhoneInput('Phone'),
   email,
   addressLine1: required('Address line 1', 200),
   addressLine2: optional('Address line 2', 200),

@@ -6,6 +6,7 @@ import { requireAdmin } from '@shop/shared/auth/tokens';
 import { rateLimit } from '@shop/shared/http/rate-limit';
 import { rupeesInput } from '@shop/shared/http/amount-input';
 import { rupeesToPaise } from '@shop/shared/money/money';
+import { indianPhoneInput } from '@shop/shared/http/phone-input';
 import { parseInput } from '@shop/shared/http/validation';
 import type { Logger } from '@shop/shared/observability/logger';
 import type pg from 'pg';
@@ -24,7 +25,7 @@ export const OrderData = z.object({
   address: text(1000),
   pincode: z.union([text(12), z.number().transform(String)]),
   customerName: text(200),
-  customerPhone: text(30),
+  customerPhone: indianPhoneInput('Phone', { blankAllowed: true }), // blank: 'Please fill all required fields' below
   customerEmail: text(200),
   items: z
     .array(

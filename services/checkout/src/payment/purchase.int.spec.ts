@@ -236,6 +236,10 @@ describe('purchase saga through the gateway', () => {
       body: { orderData: { ...orderData(5002, [{ productId, quantity: 1, size: 'S' }]), customerName: '' } },
     });
     expect(r).toMatchObject({ status: 400, body: { message: 'Please fill all required fields' } });
+    const badPhone = await running.shop.api<{ message: string }>('POST', '/api/payment/create-order', {
+      body: { orderData: { ...orderData(5002, [{ productId, quantity: 1, size: 'S' }]), customerPhone: '12' } },
+    });
+    expect(badPhone).toMatchObject({ status: 400, body: { message: 'Please enter a valid 10-digit mobile number' } });
     await running.shop.api('PUT', `/api/products/${productId}/delist`, {
       token: running.admin,
       body: { isDelisted: true },

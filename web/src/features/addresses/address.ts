@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseEach } from '@/types/api';
 import { addressFields } from '@/types/address';
-import { optionalText } from '@/types/fields';
+import { optionalText, phoneProblem } from '@/types/fields';
 
 // A saved address (seed 000 "Address") and the rules of its form.
 
@@ -46,7 +46,8 @@ export function validateAddress(values: AddressInput): AddressErrors {
   const errors: AddressErrors = {};
   if (!values.label.trim()) errors.label = 'Label is required';
   if (!values.name.trim()) errors.name = 'Name is required';
-  if (!values.phone.trim()) errors.phone = 'Phone is required';
+  const phone = phoneProblem(values.phone);
+  if (phone) errors.phone = phone;
   if (!values.addressLine1.trim()) errors.addressLine1 = 'Address line 1 is required';
   return errors;
 }

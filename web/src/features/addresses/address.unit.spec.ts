@@ -16,6 +16,9 @@ describe('the address form', () => {
     expect(
       validateAddress({ ...emptyAddress(), name: 'Asha', phone: '+919800000000', addressLine1: '12 MG Road' }),
     ).toEqual({});
+    expect(
+      validateAddress({ ...emptyAddress(), name: 'Asha', phone: '12', addressLine1: '12 MG Road' }),
+    ).toEqual({ phone: 'Please enter a valid 10-digit mobile number' });
   });
 
   it('sends trimmed text', () => {

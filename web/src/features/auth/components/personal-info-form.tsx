@@ -5,6 +5,7 @@ import { useFormFields } from '@/components/form/use-form-fields';
 import { failureShown, notificationShown } from '@/components/notifications/notifications-slice';
 import { CakeIcon } from '@/components/ui/icons';
 import type { Gender, User } from '@/types/api';
+import { phoneProblem } from '@/types/fields';
 import { useGetCurrentUserQuery, useUpdateCurrentUserMutation } from '../api/auth-api';
 import {
   ageOn,
@@ -20,7 +21,7 @@ import styles from './personal-info-form.module.css';
 const GENDERS: Gender[] = ['Male', 'Female', 'Other'];
 
 type Values = { name: string; email: string; phone: string; dob: string; gender: Gender | '' };
-type Errors = Partial<Record<'name' | 'email' | 'dob', string>>;
+type Errors = Partial<Record<'name' | 'email' | 'phone' | 'dob', string>>;
 
 function valuesOf(user: User): Values {
   const dob = parseCalendarDate(user.dob);
@@ -38,6 +39,9 @@ export function validateProfile(values: Values, today = calendarDateOf(new Date(
   const errors: Errors = {};
   if (!values.name.trim()) errors.name = 'Name is required';
   if (!values.email.trim()) errors.email = 'Email is required';
+  // The phone may be cleared; one that is given is an Indian mobile number.
+  const phone = phoneProblem(values.phone, { blankAllowed: true });
+  if (phone) errors.phone = phone;
   const dob = parseCalendarDate(values.dob);
   if (values.dob && !dob) errors.dob = 'Please enter a valid date';
   else if (dob && isInFuture(dob, today)) errors.dob = 'Birth date cannot be in the future';

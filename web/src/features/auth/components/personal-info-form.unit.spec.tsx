@@ -81,5 +81,9 @@ describe('the personal info form', () => {
     expect(validateProfile({ name: 'A', email: 'a@b.in', phone: '', dob: '2026-11-22', gender: '' }, today)).toEqual(
       {},
     );
+    // The phone may be left blank; one that is given is an Indian mobile number.
+    expect(validateProfile({ name: 'A', email: 'a@b.in', phone: '12', dob: '', gender: '' }, today)).toEqual({
+      phone: 'Please enter a valid 10-digit mobile number',
+    });
   });
 });

@@ -5,6 +5,7 @@ import { TextField } from '@/components/form/text-field';
 import { useFormFields } from '@/components/form/use-form-fields';
 import { failureShown, notificationShown } from '@/components/notifications/notifications-slice';
 import type { User } from '@/types/api';
+import { phoneProblem } from '@/types/fields';
 import { useRegisterMutation } from '../api/auth-api';
 import { sessionStarted } from '../session-slice';
 import styles from './auth-form.module.css';
@@ -14,12 +15,13 @@ export const MIN_PASSWORD_LENGTH = 6;
 type SignupValues = { name: string; email: string; phone: string; password: string; confirmPassword: string };
 type SignupErrors = Partial<Record<keyof SignupValues, string>>;
 
-/** Signup rules: every field required, passwords match, password at least 6 characters. */
+/** Signup rules: every field required, an Indian mobile number, passwords match, password at least 6 characters. */
 export function validateSignup(values: SignupValues): SignupErrors {
   const errors: SignupErrors = {};
   if (!values.name.trim()) errors.name = 'Name is required';
   if (!values.email.trim()) errors.email = 'Email is required';
-  if (!values.phone.trim()) errors.phone = 'Phone is required';
+  const phone = phoneProblem(values.phone);
+  if (phone) errors.phone = phone;
   if (!values.password) errors.password = 'Password is required';
   else if (values.password.length < MIN_PASSWORD_LENGTH)
     errors.password = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;

@@ -56,6 +56,16 @@ describe('SignupForm', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
+  it("refuses the phone number '12' beside the field and sends nothing", () => {
+    const fetchMock = fakeApi({});
+    renderWithProviders(<SignupForm onSuccess={vi.fn()} loginHref="/login" />);
+    submit({ phone: '12' });
+
+    expect(screen.getByText('Please enter a valid 10-digit mobile number')).toBeTruthy();
+    expect(screen.getByLabelText('Phone').getAttribute('aria-invalid')).toBe('true');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
   it('registers, stores the session and welcomes the new user', async () => {
     const user = buildUser();
     const fetchMock = fakeApi({ 'POST /api/auth/register': () => jsonResponse({ user, token: 't-1' }, 201) });
