@@ -1,11 +1,11 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { verifyPassword } from '@shop/shared/auth/passwords';
+import { KnownDevices } from '@shop/shared/auth/known-devices';
 import { requireAdmin, requireAuth, type TokenService } from '@shop/shared/auth/tokens';
 import { NotFoundError, UnauthorizedError, UnavailableError } from '@shop/shared/errors/errors';
 import { loginLimits } from '@shop/shared/http/login-limits';
 import { rateLimit } from '@shop/shared/http/rate-limit';
-import { indianPhoneInput } from '@shop/shared/http/phone-input';
 import { parseInput } from '@shop/shared/http/validation';
 import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
@@ -31,7 +31,7 @@ const TOO_LONG_PASSWORD = `Password must be at most ${MAX_PASSWORD} characters`;
 export const RegisterBody = z.object({
   name: required('Name').max(100, 'Name must be at most 100 characters'),
   email,
-  phone: indianPhoneInput('Phone'),
+  phone: required('Phone').max(20, 'Phone must be at most 20 characters'),
   password: z
     .string({ error: 'Password is required' })
     .min(6, 'Password must be at least 6 characters')
@@ -49,7 +49,7 @@ const blankToNull = <T>(v: T | '' | null | undefined) => (v === undefined ? unde
 export const ProfileBody = z.object({
   name: required('Name').max(100, 'Name must be at most 100 characters'),
   email,
-  phone: indianPhoneInput('Phone', { blankAllowed: true }).optional(),
+  phone: z.string().trim().max(20).optional(),
   dob: z
     .union([z.iso.date('Date of birth must be YYYY-MM-DD'), z.literal(''), z.null()])
     .optional()
@@ -64,8 +64,10 @@ export const ProfileBody = z.object({
 export function accountsRouter(ctx: ServiceContext, accounts: Accounts): Router {
   const r = Router();
   const tokens: TokenService = ctx.tokens;
-  // Failed log-ins per account (from any address) and per address (on any account), shared through Redis.
-  const loginLimit = loginLimits();
+  // Failed log-ins per account and address, per address, and per account from any address (a browser that
+  // logged in to the account before is exempt from that one), shared through Redis.
+  const devices = new KnownDevices(ctx.config.JWT_SECRET);
+  const loginLimit = loginLimits({ devices });
   const registerLimit = rateLimit({
     name: 'register',
     windowMs: 60_000,
@@ -103,6 +105,7 @@ export function accountsRouter(ctx: ServiceContext, accounts: Accounts): Router 
     );
     if (!found || !ok) throw new UnauthorizedError('Invalid email or password');
     const { passwordHash: _hash, ...user } = found;
+    devices.remember(req, res, body.email);
     res.json({ message: 'Login successful', ...session(user) });
   });
 
