@@ -6,6 +6,7 @@ import { requireAdmin, requireAuth, type TokenService } from '@shop/shared/auth/
 import { NotFoundError, UnauthorizedError, UnavailableError } from '@shop/shared/errors/errors';
 import { loginLimits } from '@shop/shared/http/login-limits';
 import { rateLimit } from '@shop/shared/http/rate-limit';
+import { indianPhoneInput } from '@shop/shared/http/phone-input';
 import { parseInput } from '@shop/shared/http/validation';
 import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
@@ -31,7 +32,7 @@ const TOO_LONG_PASSWORD = `Password must be at most ${MAX_PASSWORD} characters`;
 export const RegisterBody = z.object({
   name: required('Name').max(100, 'Name must be at most 100 characters'),
   email,
-  phone: required('Phone').max(20, 'Phone must be at most 20 characters'),
+  phone: indianPhoneInput('Phone'),
   password: z
     .string({ error: 'Password is required' })
     .min(6, 'Password must be at least 6 characters')
@@ -49,7 +50,7 @@ const blankToNull = <T>(v: T | '' | null | undefined) => (v === undefined ? unde
 export const ProfileBody = z.object({
   name: required('Name').max(100, 'Name must be at most 100 characters'),
   email,
-  phone: z.string().trim().max(20).optional(),
+  phone: indianPhoneInput('Phone', { blankAllowed: true }).optional(),
   dob: z
     .union([z.iso.date('Date of birth must be YYYY-MM-DD'), z.literal(''), z.null()])
     .optional()
