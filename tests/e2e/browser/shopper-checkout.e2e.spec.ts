@@ -155,11 +155,13 @@ describe('shopper checkout in the browser', () => {
     await dialog.getByText(rupees(total), { exact: true }).waitFor(); // the server's price of the order
     await dialog.getByRole('button', { name: 'Pay', exact: true }).click();
 
-    // Paid: the cart is cleared and My Orders shows the order.
-    await page.waitForURL('**/my-orders', { timeout: 30_000 });
+    // Paid: the cart is cleared and the order's confirmation page opens; its My Orders link shows the order there.
+    await page.waitForURL(/\/order-confirmation#.+/, { timeout: 30_000 });
     await notification(page, 'Payment successful! Order placed.').waitFor();
     expect(await storedCart(page)).toEqual([]);
     expect(await page.getByTestId('cart-badge').count()).toBe(0);
+    await page.getByRole('main').getByRole('link', { name: 'My Orders' }).click();
+    await page.waitForURL('**/my-orders');
 
     const token = await page.evaluate<string | null>('window.localStorage.getItem("token")');
     const orders = (await shop.api('/orders', { token })) as Json[];
