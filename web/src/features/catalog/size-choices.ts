@@ -4,14 +4,15 @@ import type { Product } from '@/types/api';
 export type SizeChoice = { label: string; inStock: boolean };
 
 /**
- * Size buttons for the product page: the sizes with their own stock (those at 0 disabled) when stock is
- * kept per size, otherwise the generic XS to XXL, whose availability is the product quantity.
+ * Size buttons for the product page. A product with a size map offers its own sizes, even when every count is
+ * 0 (a saree's 'Free Size' is not an XS): with stock above 0 in some size, those at 0 are disabled; with none,
+ * each size's availability is the product quantity. Only a product without a size map gets the generic XS to XXL.
  */
 export function sizeChoices(product: Pick<Product, 'quantity' | 'sizeQuantities'>): SizeChoice[] {
-  if (hasSizeStock(product)) {
-    return Object.entries(product.sizeQuantities).map(([label, count]) => ({ label, inStock: count > 0 }));
-  }
-  return GENERIC_SIZES.map((label) => ({ label, inStock: product.quantity > 0 }));
+  const own = Object.entries(product.sizeQuantities);
+  if (own.length === 0) return GENERIC_SIZES.map((label) => ({ label, inStock: product.quantity > 0 }));
+  const perSize = hasSizeStock(product);
+  return own.map(([label, count]) => ({ label, inStock: perSize ? count > 0 : product.quantity > 0 }));
 }
 
 /** Colour options from the product's colour field, which may list several separated by commas. */
