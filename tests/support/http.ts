@@ -1,8 +1,37 @@
 /** What httpClient answers: a function sending one request. */
 export type HttpClient = ReturnType<typeof httpClient>;
 
-/** A tiny JSON client for tests that talk to a running shop over HTTP. */
-export function httpClient(base: string) {
+/**
+ * A browser's cookies, as far as tests need them: what Set-Cookie answers gave, sent back on every request
+ * (name=value only; the shop's cookies are all Path=/ on one host).
+ */
+export class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  /** The Cookie header to send, or undefined when the jar is empty. */
+  header(): string | undefined {
+    return this.cookies.size ? [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') : undefined;
+  }
+
+  /** Keeps what an answer's Set-Cookie lines set. */
+  take(answer: Response): void {
+    for (const line of answer.headers.getSetCookie()) {
+      const pair = line.split(';', 1)[0]!;
+      const eq = pair.indexOf('=');
+      if (eq > 0) this.cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+    }
+  }
+
+  get(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+}
+
+/**
+ * A tiny JSON client for tests that talk to a running shop over HTTP. With a `jar`, it keeps cookies as a browser
+ * does (one jar = one browser); without, every request comes from a browser with no cookies.
+ */
+export function httpClient(base: string, jar?: CookieJar) {
   return async function api<T = unknown>(
     method: string,
     path: string,
@@ -10,6 +39,8 @@ export function httpClient(base: string) {
   ): Promise<{ status: number; body: T }> {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    const cookie = jar?.header();
+    if (cookie && !headers.cookie) headers.cookie = cookie;
     let body: RequestInit['body'];
     if (opts.form) body = opts.form;
     else if (opts.body !== undefined) {
@@ -18,6 +49,7 @@ export function httpClient(base: string) {
       body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
     }
     const r = await fetch(base + path, { method, headers, body });
+    jar?.take(r);
     const text = await r.text();
     let parsed: unknown = text;
     try {
