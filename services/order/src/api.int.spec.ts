@@ -110,7 +110,7 @@ describe('orders API', () => {
     expect((await host.api('DELETE', '/api/orders/admin/ORD-999999', { token: admin })).status).toBe(404);
   });
 
-  it('gives the dashboard figures: orders, revenue in rupees, per status, unseen; a deleted order keeps its revenue', async () => {
+  it('gives the dashboard figures: orders, revenue in rupees, per status, unseen; after a delete the counts agree with the list, the revenue stays', async () => {
     const before = await stats();
     const a = await placeOrder(100050); // ₹1,000.50
     const b = await placeOrder(250000);
@@ -125,7 +125,13 @@ describe('orders API', () => {
     expect(mid.unseenOrders).toBe(before.unseenOrders + 1);
     await host.api('DELETE', `/api/orders/admin/${a}`, { token: admin });
     const after = await stats();
-    expect(after).toMatchObject({ totalOrders: mid.totalOrders, totalRevenue: mid.totalRevenue });
+    // Total orders is the sum of the status tiles and the length of the admin list; the sale stays in revenue.
+    const tiles = (s: typeof after) => Object.values(s.ordersByStatus).reduce((sum, n) => sum + n, 0);
+    const listed = (await host.api<OrderView[]>('GET', '/api/orders/admin/all', { token: admin })).body.length;
+    expect(after).toMatchObject({ totalOrders: mid.totalOrders - 1, totalRevenue: mid.totalRevenue });
+    expect(after.totalOrders).toBe(tiles(after));
+    expect(after.totalOrders).toBe(listed);
+    expect(mid.totalOrders).toBe(tiles(mid));
     expect(after.ordersByStatus.Delivered).toBe(mid.ordersByStatus.Delivered! - 1);
     expect(after.unseenOrders).toBe(mid.unseenOrders - 1);
   });

@@ -17,9 +17,12 @@ export interface DayRevenue {
 
 /** The admin dashboard's figures. Revenue is rupees; its Indian digit grouping is the client's job. */
 export interface DashboardStats {
-  /** Orders ever placed (a deleted delivered order still counts: it was sold). */
+  /**
+   * Orders on the admin list now: the sum of the status tiles, as the list counts them (a deleted delivered
+   * order leaves both). Its sale stays in the revenue figures.
+   */
   totalOrders: number;
-  /** Sum of what those orders charged, in rupees. */
+  /** What every order ever placed charged, in rupees (a deleted delivered order was still sold). */
   totalRevenue: number;
   /** Orders on the admin list now, per delivery status (the three an admin sets are always present). */
   ordersByStatus: Record<string, number>;
@@ -46,7 +49,7 @@ export interface DashboardStats {
 export async function dashboardStats(db: pg.Pool, now: Date): Promise<DashboardStats> {
   const days = lastIndiaDays(now, REVENUE_DAYS);
   const { rows } = await db.query<{
-    orders_placed: bigint;
+    orders_listed: bigint;
     revenue_paise: bigint;
     by_status: Array<{ status: string; orders: number; unseen: number }>;
     by_day: Array<{ date: string; orders: number; revenue_paise: number }>;
@@ -56,7 +59,7 @@ export async function dashboardStats(db: pg.Pool, now: Date): Promise<DashboardS
     users: bigint;
     pending_testimonials: bigint;
   }>(
-    `SELECT coalesce((SELECT orders_placed FROM orders.order_totals WHERE id), 0) AS orders_placed,
+    `SELECT (SELECT count(*) FROM orders.orders) AS orders_listed,
             coalesce((SELECT revenue_paise FROM orders.order_totals WHERE id), 0) AS revenue_paise,
             coalesce((SELECT json_agg(json_build_object('status', delivery_status, 'orders', n, 'unseen', u))
                         FROM (SELECT delivery_status, count(*) AS n, count(*) FILTER (WHERE NOT seen) AS u
@@ -80,7 +83,7 @@ export async function dashboardStats(db: pg.Pool, now: Date): Promise<DashboardS
   }
   const byDay = new Map(r.by_day.map((d) => [d.date, d]));
   return {
-    totalOrders: Number(r.orders_placed),
+    totalOrders: Number(r.orders_listed),
     totalRevenue: paiseToRupees(r.revenue_paise),
     ordersByStatus,
     unseenOrders,
