@@ -1,5 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
+import { SignedIds } from './signed-ids.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -16,7 +17,6 @@ export const GUEST_COOKIE = 'kapda_guest';
 
 /** A guest id: 128 random bits, base64url. */
 const GUEST_ID = /^[A-Za-z0-9_-]{22}$/;
-const MAC_LENGTH = 43; // base64url of an HMAC-SHA256
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
 /**
@@ -27,25 +27,20 @@ const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
  * stays as the backstop against that.
  */
 export class GuestIdentity {
-  private readonly key: Buffer;
+  private readonly ids: SignedIds;
 
   constructor(jwtSecret: string) {
-    this.key = createHmac('sha256', jwtSecret).update('guest-identity').digest();
+    this.ids = new SignedIds(jwtSecret, 'guest-identity', GUEST_ID);
   }
 
   /** The cookie value for `id`: `<id>.<mac>`. */
   sign(id: string): string {
-    return `${id}.${this.mac(id)}`;
+    return this.ids.sign(id);
   }
 
   /** The id a cookie value carries, or null when it is malformed or its signature does not match. */
   read(value: string | undefined): string | null {
-    if (!value) return null;
-    const dot = value.indexOf('.');
-    const id = value.slice(0, dot);
-    const mac = Buffer.from(value.slice(dot + 1));
-    if (dot < 0 || !GUEST_ID.test(id) || mac.length !== MAC_LENGTH) return null;
-    return timingSafeEqual(mac, Buffer.from(this.mac(id))) ? id : null;
+    return value ? this.ids.read(value) : null;
   }
 
   /** Defines `req.guestId` (lazily: the cookie is read, or minted and set, on first use). */
@@ -68,10 +63,6 @@ export class GuestIdentity {
       res.append('Set-Cookie', `${GUEST_COOKIE}=${this.sign(id)}; ${attributes.join('; ')}`);
     }
     return id;
-  }
-
-  private mac(id: string): string {
-    return createHmac('sha256', this.key).update(id).digest('base64url');
   }
 }
 
