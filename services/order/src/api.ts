@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { requireAdmin, requireAuth } from '@shop/shared/auth/tokens';
+import { requireAdmin, requireAuth, STREAM_TICKET_SECONDS } from '@shop/shared/auth/tokens';
 import { orderHistory } from '@shop/shared/audit/event-history';
 import { NotFoundError } from '@shop/shared/errors/errors';
 import { parseInput } from '@shop/shared/http/validation';
@@ -43,9 +43,19 @@ export function ordersRouter(ctx: ServiceContext, deps: { orders: Orders; push: 
   });
 
   /**
-   * Push (Server-Sent Events). EventSource cannot set headers, so the browser passes its token in the
-   * query: `new EventSource('/api/orders/stream?access_token=' + encodeURIComponent(token))`. The shared
-   * authenticate() middleware accepts it there as well as in `Authorization: Bearer`. Events: `ready`
+   * A ticket for the push stream: EventSource cannot set headers, so the browser first trades its bearer
+   * token for a ticket valid STREAM_TICKET_SECONDS, good for nothing but opening the stream, and sends that
+   * in the URL (URLs end up in logs; a 7-day token must not).
+   */
+  r.post('/api/orders/stream-ticket', requireAuth, (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ ticket: ctx.tokens.signStreamTicket(req.user!), expiresIn: STREAM_TICKET_SECONDS });
+  });
+
+  /**
+   * Push (Server-Sent Events), opened with `new EventSource('/api/orders/stream?ticket=' + ticket)` (a
+   * ticket from POST /api/orders/stream-ticket). The shared authenticate() middleware accepts the ticket
+   * there, the older `?access_token=`, and `Authorization: Bearer`. Events: `ready`
    * ({userId, isAdmin}) first, after which the client (re)loads its list; then `order` (a full order, or
    * {orderNumber, deleted: true}) for every change it may see, and for admins `stats` (the dashboard
    * figures) once on connect, after each order change and when a product, user or testimonial count changes.

@@ -99,6 +99,23 @@ describe('order push stream (Server-Sent Events)', () => {
     expect(gone.json()).toEqual({ orderNumber: n, deleted: true });
   });
 
+  it('opens with a 60-second ticket from POST /api/orders/stream-ticket (issue 27 item 4); a ticket is no bearer token, a token is no ticket', async () => {
+    expect((await host.api('POST', '/api/orders/stream-ticket')).status).toBe(401);
+    const issued = await host.api<{ ticket: string; expiresIn: number }>('POST', '/api/orders/stream-ticket', {
+      token: ravi.token,
+    });
+    expect(issued).toMatchObject({ status: 200, body: { expiresIn: 60 } });
+    const { ticket } = issued.body;
+    const s = await open(host, { query: `?ticket=${encodeURIComponent(ticket)}` });
+    expect(s.status).toBe(200);
+    const ready = await s.waitFor((e) => e.event === 'ready', 'ready');
+    expect(ready.json()).toEqual({ userId: ravi.userId, isAdmin: false });
+    s.close();
+    expect((await host.api('GET', '/api/orders', { token: ticket })).status).toBe(401);
+    expect((await open(host, { token: ticket })).status).toBe(401);
+    expect((await open(host, { query: `?ticket=${encodeURIComponent(ravi.token)}` })).status).toBe(401);
+  });
+
   it('pushes to a shopper (token in the query, as EventSource does) only their own orders, and no figures', async () => {
     const s = await open(host, { query: `?access_token=${encodeURIComponent(ravi.token)}` });
     expect(s.status).toBe(200);

@@ -24,10 +24,19 @@ export const ORDER_ROUTES: RouteSpec[] = [
     auth: 'user',
     service,
     summary:
-      'Server-Sent Events: ready, then order (own orders; every order for admins) and stats (admins); token also as ?access_token=',
+      'Server-Sent Events: ready, then order (own orders; every order for admins) and stats (admins); signed in by ?ticket= (POST /api/orders/stream-ticket), or the bearer header',
     owned: true,
     stream: true,
     responses: { 200: 'An event stream', 401: 'Not signed in', 429: 'Too many open streams for this account' },
+  }),
+  route({
+    method: 'post',
+    path: '/api/orders/stream-ticket',
+    auth: 'user',
+    service,
+    summary:
+      'A ticket for the push stream ({ticket, expiresIn: 60}): opens GET /api/orders/stream?ticket= within 60 seconds, good for nothing else',
+    responses: { 200: '{ticket, expiresIn}', 401: 'Not signed in' },
   }),
   route({
     method: 'post',

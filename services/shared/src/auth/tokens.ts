@@ -1,5 +1,6 @@
+import { createHmac } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { ForbiddenError, UnauthorizedError, UnavailableError } from '../errors/errors.ts';
 import type { UserDirectory } from './user-directory.ts';
 
@@ -20,7 +21,11 @@ declare module 'express-serve-static-core' {
 const SERVICE_SUBJECT = /^service:(accounts|catalog|checkout|order|gateway)$/;
 export const isServiceSubject = (subject: string) => SERVICE_SUBJECT.test(subject);
 
-/** Issues and checks HS256 access tokens. */
+/** How long a push-stream ticket (TokenService.signStreamTicket) may be used to open the stream. */
+export const STREAM_TICKET_SECONDS = 60;
+const STREAM_TICKET_PURPOSE = 'push-stream';
+
+/** Issues and checks HS256 access tokens, and the short-lived tickets that open a push stream. */
 export class TokenService {
   /**
    * `users`: where authenticate() checks that a token's user still exists (and reads whether they are an
@@ -42,9 +47,35 @@ export class TokenService {
 
   /** Returns the token's user, or null when the token is missing, forged or expired. */
   verify(token: string): AuthUser | null {
+    return this.verifyWith(token, this.secret);
+  }
+
+  /**
+   * A ticket that opens a push stream (QUERY_TOKEN_PATHS) for `user` within STREAM_TICKET_SECONDS: what
+   * travels in the stream's URL instead of the access token (EventSource cannot send headers, and URLs end
+   * up in logs). Signed with a key of its own, so it is no bearer token anywhere else.
+   */
+  signStreamTicket(user: AuthUser): string {
+    return jwt.sign(
+      { email: user.email, name: user.name, isAdmin: user.isAdmin, purpose: STREAM_TICKET_PURPOSE },
+      this.ticketKey(),
+      { algorithm: 'HS256', subject: user.id, expiresIn: STREAM_TICKET_SECONDS },
+    );
+  }
+
+  /** The user a stream ticket was issued to, or null when it is forged, expired or not a stream ticket. */
+  verifyStreamTicket(ticket: string): AuthUser | null {
+    return this.verifyWith(ticket, this.ticketKey(), STREAM_TICKET_PURPOSE);
+  }
+
+  private ticketKey(): string {
+    return createHmac('sha256', this.secret).update('stream-ticket').digest('base64url');
+  }
+
+  private verifyWith(token: string, key: string, purpose?: string): AuthUser | null {
     try {
-      const p = jwt.verify(token, this.secret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
-      if (typeof p.sub !== 'string') return null;
+      const p = jwt.verify(token, key, { algorithms: ['HS256'] }) as jwt.JwtPayload;
+      if (typeof p.sub !== 'string' || p.purpose !== purpose) return null;
       return { id: p.sub, email: String(p.email), name: String(p.name), isAdmin: p.isAdmin === true };
     } catch {
       return null;
@@ -52,7 +83,8 @@ export class TokenService {
   }
 
   /**
-   * Sets req.user from `Authorization: Bearer` (or `?access_token=` on the push stream) when the token is
+   * Sets req.user from `Authorization: Bearer` (or, on a push stream, a `?ticket=` from POST
+   * /api/orders/stream-ticket, or the older `?access_token=`) when the token is
    * valid and its subject is real: a user who exists in the accounts projection (admin rights as stored
    * there now), or one of the shop's services (`service:<name>`, never an admin). A token of a deleted or
    * unknown user, or of an unknown service, leaves the request anonymous, so guarded routes answer 401.
@@ -62,12 +94,11 @@ export class TokenService {
       const header = req.headers.authorization;
       // The scheme is case-insensitive (RFC 9110 section 11.1): `bearer x` is `Bearer x`.
       const bearer = header && /^bearer /i.test(header) ? header.slice(7).trim() : undefined;
-      const fromQuery =
-        !bearer && req.method === 'GET' && QUERY_TOKEN_PATHS.has(req.path) && typeof req.query.access_token === 'string'
-          ? req.query.access_token
-          : undefined;
-      const token = bearer || fromQuery;
-      const claimed = token ? this.verify(token) : null;
+      const query: Request['query'] =
+        !bearer && req.method === 'GET' && QUERY_TOKEN_PATHS.has(req.path) ? req.query : {};
+      const token = bearer || (typeof query.access_token === 'string' ? query.access_token : undefined);
+      const claimed =
+        typeof query.ticket === 'string' ? this.verifyStreamTicket(query.ticket) : token ? this.verify(token) : null;
       if (!claimed) return next();
       if (claimed.id.startsWith('service:')) {
         if (isServiceSubject(claimed.id)) req.user = { ...claimed, isAdmin: false };
@@ -92,8 +123,10 @@ export class TokenService {
 }
 
 /**
- * The only paths where a token may travel as `?access_token=`: server-sent event streams, because EventSource
- * cannot send headers. Elsewhere a token in the URL is ignored (URLs end up in proxy and access logs).
+ * The only paths where a credential may travel in the URL: server-sent event streams, because EventSource
+ * cannot send headers. The web app sends a 60-second `?ticket=`; `?access_token=` still works for clients
+ * loaded before tickets (open pages reconnecting), and is redacted from logs like the ticket (redactUrl).
+ * Elsewhere a credential in the URL is ignored (URLs end up in proxy and access logs).
  * The authorization matrix checks that every `stream: true` route of the route table is listed here.
  */
 export const QUERY_TOKEN_PATHS: ReadonlySet<string> = new Set(['/api/orders/stream']);

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TokenService, type AuthUser } from './tokens.ts';
 
 const tokens = new TokenService('a-test-secret-that-is-long-enough-for-hs256');
@@ -24,5 +24,22 @@ describe('the Authorization scheme', () => {
     const token = tokens.sign(meera);
     expect(await userFor(`Basic ${token}`)).toBeUndefined();
     expect(await userFor(`bearer ${token}x`)).toBeUndefined();
+  });
+});
+
+describe('push-stream tickets (issue 27 item 4: a 7-day token travelled in the stream URL)', () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it('carry the user for 60 seconds only, and are not tokens: neither passes for the other', () => {
+    vi.useFakeTimers({ now: new Date('2026-11-27T10:00:00Z') });
+    const ticket = tokens.signStreamTicket(meera);
+    expect(tokens.verifyStreamTicket(ticket)).toEqual(meera);
+    expect(tokens.verify(ticket)).toBeNull();
+    expect(tokens.verifyStreamTicket(tokens.sign(meera))).toBeNull();
+    expect(new TokenService('another-secret-that-is-long-enough!!').verifyStreamTicket(ticket)).toBeNull();
+    vi.setSystemTime(new Date('2026-11-27T10:00:59Z'));
+    expect(tokens.verifyStreamTicket(ticket)).toEqual(meera);
+    vi.setSystemTime(new Date('2026-11-27T10:01:01Z'));
+    expect(tokens.verifyStreamTicket(ticket)).toBeNull();
   });
 });

@@ -15,6 +15,7 @@ export interface OpenApiParameter {
   in: 'path' | 'query' | 'header';
   required: boolean;
   description?: string;
+  deprecated?: boolean;
   schema: JsonSchema;
 }
 
@@ -135,13 +136,24 @@ export const AUTH_NOTE: Record<RouteSpec['auth'], string> = {
 function operationOf(route: RouteSpec): OpenApiOperation {
   const parameters = [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')];
   if (route.stream)
-    parameters.push({
-      name: 'access_token',
-      in: 'query',
-      required: false,
-      description: 'The Bearer token, for EventSource clients, which cannot set headers',
-      schema: { type: 'string' },
-    });
+    parameters.push(
+      {
+        name: 'ticket',
+        in: 'query',
+        required: false,
+        description:
+          'A 60-second ticket from POST /api/orders/stream-ticket, for EventSource clients, which cannot set headers',
+        schema: { type: 'string' },
+      },
+      {
+        name: 'access_token',
+        in: 'query',
+        required: false,
+        description: 'Deprecated (it puts a 7-day token in URLs): the Bearer token; use ticket',
+        deprecated: true,
+        schema: { type: 'string' },
+      },
+    );
   if (route.auth === 'signed')
     parameters.push(
       {

@@ -64,7 +64,13 @@ describe('/my-orders', () => {
     vi.stubGlobal('EventSource', FakeEventSource);
     // The server's current list: each pushed change below is made here first, as on the server.
     let serverOrders: unknown[] = [order('Processing')];
-    const fetchMock = fakeApi({ 'GET /api/orders': () => jsonResponse(serverOrders) });
+    const fetchMock = fakeApi({
+      'GET /api/orders': () => jsonResponse(serverOrders),
+      'POST /api/orders/stream-ticket': (request) =>
+        request.headers.get('authorization') === 'Bearer token 1'
+          ? jsonResponse({ ticket: 'ticket 1', expiresIn: 60 })
+          : jsonResponse({ message: 'Please login to continue' }, 401),
+    });
     renderApp({ route: '/my-orders', preloadedState: { session: { user: buildUser(), token: 'token 1' } } });
 
     const card = await screen.findByRole('article', { name: 'Order ORD-100001' }, { timeout: 5000 });
@@ -76,8 +82,10 @@ describe('/my-orders', () => {
     expect(inCard.getByText('Total').nextElementSibling?.textContent).toBe('₹1,549.00');
     expect(inCard.getByText('Paid')).toBeTruthy();
 
+    // Opened with a ticket the token was traded for: the token itself is never in the URL (issue 27 item 4).
+    await vi.waitFor(() => expect(FakeEventSource.last).not.toBeNull());
     const stream = FakeEventSource.last;
-    expect(stream?.url).toMatch(/\/api\/orders\/stream\?access_token=token%201$/);
+    expect(stream?.url).toMatch(/\/api\/orders\/stream\?ticket=ticket%201$/);
     const callsBefore = fetchMock.mock.calls.length;
     act(() => stream?.push('ready', { userId: '1', isAdmin: false }));
     expect(await screen.findByText('Live updates on')).toBeTruthy();

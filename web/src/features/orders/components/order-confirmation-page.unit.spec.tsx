@@ -65,14 +65,14 @@ describe('/order-confirmation#<token>', () => {
     });
     renderApp({ route: `/order-confirmation#${encodeURIComponent(TOKEN)}` });
 
-    await screen.findByText('Payment received. Your order is being placed.', {}, { timeout: 5000 });
+    await screen.findByText('Payment received. Your order is being placed.', {}, { timeout: 10_000 });
     // The token is read from the fragment and sent in the body, never in a URL.
     const [first] = requestsOf(fetchMock);
     expect(first!.url).toMatch(/\/api\/orders\/confirmation$/);
     expect(await first!.json()).toEqual({ token: TOKEN });
 
     placed = true; // the page reads again by itself while the order is being placed
-    const card = await screen.findByRole('article', { name: 'Order ORD-100007' }, { timeout: 5000 });
+    const card = await screen.findByRole('article', { name: 'Order ORD-100007' }, { timeout: 10_000 });
     expect(screen.getByRole('heading', { name: 'Thank you for your order!' })).toBeTruthy();
     expect(screen.getByText('Payment reference').nextElementSibling?.textContent).toBe('pay_Xyz789');
     expect(within(card).getByText('Mustard Cotton Kurta')).toBeTruthy();
@@ -88,10 +88,10 @@ describe('/order-confirmation#<token>', () => {
   it("says 'Order not found' for a link the server does not know, and for a link without its token", async () => {
     fakeApi({ 'POST /api/orders/confirmation': () => jsonResponse({ message: 'Order not found' }, 404) });
     const first = renderApp({ route: '/order-confirmation#order_Abc123.tampered' });
-    await screen.findByRole('heading', { name: 'Order not found' }, { timeout: 5000 });
+    await screen.findByRole('heading', { name: 'Order not found' }, { timeout: 10_000 });
     first.unmount();
     renderApp({ route: '/order-confirmation' });
-    await screen.findByRole('heading', { name: 'Order not found' }, { timeout: 5000 });
+    await screen.findByRole('heading', { name: 'Order not found' }, { timeout: 10_000 });
   });
 
   it("a signed-in shopper's page links to My Orders and follows the order's status from the push stream", async () => {
@@ -100,12 +100,13 @@ describe('/order-confirmation#<token>', () => {
     fakeApi({
       'POST /api/orders/confirmation': () => jsonResponse(current),
       'GET /api/orders': () => jsonResponse([current]),
+      'POST /api/orders/stream-ticket': () => jsonResponse({ ticket: 'ticket 1', expiresIn: 60 }),
     });
     renderApp({
       route: `/order-confirmation#${encodeURIComponent(TOKEN)}`,
       preloadedState: { session: { user: buildUser(), token: 'token 1' } },
     });
-    const card = await screen.findByRole('article', { name: 'Order ORD-100007' }, { timeout: 5000 });
+    const card = await screen.findByRole('article', { name: 'Order ORD-100007' }, { timeout: 10_000 });
     const page = within(screen.getByRole('main'));
     expect(page.getByRole('link', { name: 'My Orders' }).getAttribute('href')).toBe('/my-orders');
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { env } from '@/config/env';
+import { orderStreamUrl } from '@/lib/stream-ticket';
 import { ordersApi } from '../api/orders-api';
 import { applyOrderChange, parseOrderChange } from '../order-schema';
 
@@ -11,10 +11,11 @@ export type StreamState = 'connecting' | 'live' | 'reconnecting';
 
 /**
  * Keeps the cached own-orders list live from the push stream (GET /api/orders/stream, Server-Sent Events).
- * EventSource cannot send headers, so the token goes in ?access_token=. After each `ready` (first connect
- * and every reconnect) the list is refetched, so nothing committed while disconnected is missed; each
- * `order` event then updates the cached list in place. EventSource reconnects by itself after a dropped
- * connection; a refused one is opened again here.
+ * Each connection is opened with a fresh 60-second ticket (orderStreamUrl), never the token itself. After
+ * each `ready` (first connect and every reconnect) the list is refetched, so nothing committed while
+ * disconnected is missed; each `order` event then updates the cached list in place. EventSource reconnects
+ * by itself after a dropped connection (with its old ticket: refused once that has expired); a refused
+ * stream, or a refused ticket, is opened again here with a new ticket.
  */
 export function useMyOrdersStream(): StreamState {
   const dispatch = useAppDispatch();
@@ -25,11 +26,25 @@ export function useMyOrdersStream(): StreamState {
     if (!token || typeof EventSource === 'undefined') return;
     let source: EventSource | null = null;
     let retry: ReturnType<typeof setTimeout> | undefined;
+    let closed = false;
     const refetchList = () =>
       void dispatch(ordersApi.endpoints.getMyOrders.initiate(undefined, { forceRefetch: true, subscribe: false }));
 
-    const connect = () => {
-      source = new EventSource(`${env.apiUrl}/orders/stream?access_token=${encodeURIComponent(token)}`);
+    const giveUpAndRetry = () => {
+      // Read the list, which logs a refused token out (the 401 rule), and try the stream again later.
+      refetchList();
+      retry = setTimeout(() => void connect(), GIVE_UP_RETRY_MS);
+    };
+    const connect = async () => {
+      let url: string;
+      try {
+        url = await orderStreamUrl(token);
+      } catch {
+        if (!closed) giveUpAndRetry();
+        return;
+      }
+      if (closed) return;
+      source = new EventSource(url);
       source.addEventListener('ready', () => {
         setState('live');
         refetchList();
@@ -43,16 +58,13 @@ export function useMyOrdersStream(): StreamState {
       });
       source.addEventListener('error', () => {
         setState('reconnecting');
-        // EventSource gives up on a refused stream (401, 429): read the list, which logs a refused token
-        // out (the 401 rule), and try the stream again a little later.
-        if (source?.readyState === EventSource.CLOSED) {
-          refetchList();
-          retry = setTimeout(connect, GIVE_UP_RETRY_MS);
-        }
+        // EventSource gives up on a refused stream (401 for an expired ticket, 429).
+        if (source?.readyState === EventSource.CLOSED) giveUpAndRetry();
       });
     };
-    connect();
+    void connect();
     return () => {
+      closed = true;
       clearTimeout(retry);
       source?.close();
     };
