@@ -64,7 +64,7 @@ function SaveLink({ token }: { token: string }) {
           Copy link
         </button>
       </div>
-      <p className={styles.note} aria-live="polite">
+      <p className={`${styles.note} ${styles.copyStatus}`} aria-live="polite">
         {copied === 'yes' ? 'Link copied' : copied === 'select' ? 'Press Ctrl+C (or Cmd+C) to copy the link' : ''}
       </p>
     </section>
