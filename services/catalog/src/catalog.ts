@@ -12,8 +12,8 @@ import {
   type ProductState,
 } from './product/decider.ts';
 import { productStreamId, type ProductDetails, type ProductEvent } from './product/events.ts';
-import { decideStock, evolveStock, initialStockState, type StockState } from './stock/decider.ts';
-import { stockLevelsFor, type StockInput } from './stock/stock-levels.ts';
+import { evolveStock, heldUnits, initialStockState, type StockState } from './stock/decider.ts';
+import { stockEventsFor, stockLevelsFor, type StockInput } from './stock/stock-levels.ts';
 
 export type { StockInput } from './stock/stock-levels.ts';
 import { stockStreamId, type StockEvent } from './stock/events.ts';
@@ -110,7 +110,8 @@ export class Catalog {
   /**
    * Sets the stock levels the admin asked for, keeping one truth of units per product (stockLevelsFor):
    * a product sold by size has its units only in its sizes' streams, one sold without sizes only in the
-   * general stream, and the other side is set to 0, so no unit can be sold twice from two places.
+   * general stream, and the other side is off sale, so no unit can be sold twice from two places; live
+   * holds are carried across a change of mode (stockEventsFor).
    */
   private async setStock(
     tx: pg.PoolClient,
@@ -127,21 +128,28 @@ export class Catalog {
         initialStockState(),
         tx,
       );
+    // Units on sale or held in a size: the product is stocked by size (a count alone would leave holds there).
     const sizesHaveStock = async () => {
-      for (const size of previousSizeLabels) if ((await current(size)).state.available > 0) return true;
+      for (const size of previousSizeLabels) {
+        const { state } = await current(size);
+        if (state.available > 0 || heldUnits(state) > 0) return true;
+      }
       return false;
     };
     const levels = stockLevelsFor(stock, previousSizeLabels, stock.sizeQuantities ? false : await sizesHaveStock());
-    for (const [size, available] of levels) {
-      const streamId = stockStreamId(productId, size);
-      const { state, version } = await current(size);
-      const events = decideStock(
-        { type: 'SetStockLevel', data: { productId, size, available, now: this.clock() } },
-        state,
-      );
+    const loaded = new Map<string | null, { state: StockState; version: number }>();
+    for (const size of new Set([null, ...levels.map(([s]) => s)])) loaded.set(size, await current(size));
+    const states = new Map([...loaded].map(([size, l]) => [size, l.state]));
+    for (const [size, events] of stockEventsFor(productId, levels, states, this.clock()))
       if (events.length)
-        out.push(...(await this.store.append(streamId, version, events, { tx, metadata: { actor } })).events);
-    }
+        out.push(
+          ...(
+            await this.store.append(stockStreamId(productId, size), loaded.get(size)!.version, events, {
+              tx,
+              metadata: { actor },
+            })
+          ).events,
+        );
   }
 
   /** One transaction for the whole command; retried on a version conflict; listeners told after commit. */

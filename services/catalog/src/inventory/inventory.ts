@@ -73,6 +73,17 @@ export class Inventory implements InventoryPort {
 
   async reserve(reservationId: string, lines: ReserveLine[]): Promise<ReserveResult> {
     const planned: ReservedLine[] = [];
+    /** Units this reservation's earlier lines take from a stock (lines of one product and size add up). */
+    const taking = (productId: string, stockSize: string | null) =>
+      planned
+        .filter((p) => p.productId === productId && p.stockSize === stockSize)
+        .reduce((sum, p) => sum + p.quantity, 0);
+    /** Units the reservation's earlier lines of this product with this size (or none) ask for. */
+    const asked = (line: ReserveLine, upTo: number) =>
+      lines
+        .slice(0, upTo)
+        .filter((l) => l.productId === line.productId && l.size === line.size)
+        .reduce((sum, l) => sum + l.quantity, 0);
     for (const [i, line] of lines.entries()) {
       const product = await this.products.get(line.productId);
       if (!product)
@@ -89,11 +100,14 @@ export class Inventory implements InventoryPort {
       if (line.size === null && soldBySize(product)) {
         // Parts of one line share its hold id: each sits on its own size's stream.
         const sizes = await this.sizeStock(product);
-        const parts = allocateAcrossSizes(sizes, line.quantity);
+        const parts = allocateAcrossSizes(
+          sizes.map(([size, n]) => [size, Math.max(0, n - taking(product.id, size))]),
+          line.quantity,
+        );
         if (!parts)
           return shortage(
             product.name,
-            line,
+            { ...line, quantity: line.quantity + asked(line, i) },
             null,
             sizes.reduce((sum, [, n]) => sum + n, 0),
           );
@@ -103,6 +117,14 @@ export class Inventory implements InventoryPort {
       const stockSize = stockSizeFor(product, line.size);
       if (stockSize !== null && !(stockSize in product.sizeQuantities))
         return shortage(product.name, line, stockSize, 0);
+      const before = taking(product.id, stockSize);
+      if (before > 0) {
+        // Another line already takes from this stock: check the lines together, so the refusal names what
+        // they ask for together and what the stock has (not what is left after the first line's hold).
+        const available = Math.max(0, await this.writer.available(stockStreamId(product.id, stockSize)));
+        if (available < before + line.quantity)
+          return shortage(product.name, { ...line, quantity: before + line.quantity }, stockSize, available);
+      }
       planned.push({ ...hold, stockSize });
     }
     const now = this.clock();
@@ -145,7 +167,13 @@ export class Inventory implements InventoryPort {
           sizes.reduce((sum, [, n]) => sum + n, 0),
         );
       }
-      return shortage(held.name, line, held.stockSize, reason.available);
+      // Lines of this reservation on the same stock are named together, with what the stock had for them.
+      const same = (p: ReservedLine) => p.productId === held.productId && p.stockSize === held.stockSize;
+      const together = planned.filter(same).reduce((sum, p) => sum + p.quantity, 0);
+      const heldHere = planned
+        .filter((p, j) => same(p) && results[j]!.status === 'fulfilled')
+        .reduce((sum, p) => sum + p.quantity, 0);
+      return shortage(held.name, { ...line, quantity: together }, held.stockSize, reason.available + heldHere);
     }
     throw reason;
   }

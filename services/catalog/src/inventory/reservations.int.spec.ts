@@ -191,3 +191,41 @@ describe('reservations by id alone (holds found in the catalog log)', () => {
     await host.catalog.inventory.release(id);
   });
 });
+
+describe('lines of one product and size in one reservation are checked together (issue 27 item 7)', () => {
+  const line = (productId: string, size: string | null, quantity: number) => ({
+    productId,
+    size,
+    color: null,
+    quantity,
+  });
+
+  it('names what the lines ask for together and what the size has, not 0 after the first line', async () => {
+    const r = await host.catalog.inventory.reserve(randomUUID(), [line(f.sized, 'M', 6), line(f.sized, 'M', 5)]);
+    expect(r).toEqual({
+      ok: false,
+      title: 'Size not available',
+      message: 'Reservation Kurta - Size M only has 10 item(s) available. You requested 11.',
+    });
+    // Nothing stays held; lines that fit together are all held.
+    expect((await stock())[stockStreamId(f.sized, 'M')]!.available).toBe(10);
+    const ok = await host.catalog.inventory.reserve(randomUUID(), [line(f.sized, 'M', 6), line(f.sized, 'M', 4)]);
+    expect(ok.ok).toBe(true);
+    expect((await stock())[stockStreamId(f.sized, 'M')]!.available).toBe(0);
+  });
+
+  it('the same for the general quantity and for lines with no size split over the sizes', async () => {
+    expect(
+      await host.catalog.inventory.reserve(randomUUID(), [line(f.general, null, 15), line(f.general, null, 6)]),
+    ).toMatchObject({ ok: false, message: 'Reservation Dupatta only has 20 item(s) available. You requested 21.' });
+    expect(
+      await host.catalog.inventory.reserve(randomUUID(), [line(f.split, null, 15), line(f.split, null, 6)]),
+    ).toMatchObject({ ok: false, message: 'Reservation Sherwani only has 20 item(s) available. You requested 21.' });
+    const split = await host.catalog.inventory.reserve(randomUUID(), [line(f.split, null, 15), line(f.split, null, 5)]);
+    expect(split.ok).toBe(true);
+    const after = await stock();
+    expect([after[stockStreamId(f.split, 'S')]!.available, after[stockStreamId(f.split, 'M')]!.available]).toEqual([
+      0, 0,
+    ]);
+  });
+});

@@ -3,7 +3,7 @@ import { allocateAcrossSizes } from '../inventory/inventory.ts';
 import { stockLevelsFor } from './stock-levels.ts';
 
 describe('stockLevelsFor: one truth of units per product', () => {
-  it('a product with units in its sizes is sold by size: the general stock is set to 0, whatever quantity says', () => {
+  it('a product with units in its sizes is sold by size: the general stock is off sale, whatever quantity says', () => {
     expect(
       stockLevelsFor(
         {
@@ -17,13 +17,13 @@ describe('stockLevelsFor: one truth of units per product', () => {
         false,
       ),
     ).toEqual([
-      [null, 0],
-      ['S', 1],
-      ['M', 2],
+      [null, 0, false],
+      ['S', 1, true],
+      ['M', 2, true],
     ]);
   });
 
-  it('a product whose sizes hold nothing is sold from its quantity, its sizes at 0', () => {
+  it('a product whose sizes hold nothing is sold from its quantity, its sizes off sale', () => {
     expect(
       stockLevelsFor(
         {
@@ -37,23 +37,23 @@ describe('stockLevelsFor: one truth of units per product', () => {
         false,
       ),
     ).toEqual([
-      [null, 10],
-      ['S', 0],
-      ['M', 0],
+      [null, 10, true],
+      ['S', 0, false],
+      ['M', 0, false],
     ]);
   });
 
-  it('sizes dropped from the map go to 0, so their units cannot be sold from a stream nobody shows', () => {
+  it('sizes dropped from the map go off sale, so their units cannot be sold from a stream nobody shows', () => {
     expect(stockLevelsFor({ sizeQuantities: [['L', 4]] }, ['S', 'L', 'M'], false)).toEqual([
-      [null, 0],
-      ['L', 4],
-      ['S', 0],
-      ['M', 0],
+      [null, 0, false],
+      ['L', 4, true],
+      ['S', 0, false],
+      ['M', 0, false],
     ]);
   });
 
   it('a quantity alone sets the general stock, but is refused for a product stocked by size', () => {
-    expect(stockLevelsFor({ quantity: 7 }, ['S'], false)).toEqual([[null, 7]]);
+    expect(stockLevelsFor({ quantity: 7 }, ['S'], false)).toEqual([[null, 7, true]]);
     expect(() => stockLevelsFor({ quantity: 7 }, ['S'], true)).toThrow(/stocked by size/);
     expect(stockLevelsFor({}, ['S'], true)).toEqual([]);
   });
