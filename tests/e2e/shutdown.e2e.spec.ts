@@ -3,7 +3,8 @@ import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { attempt, exitOf, openSse, probeWhileStopping, type Outcome } from './support/graceful-stop.ts';
 import { useShopDataDir, waitHealthy } from './support/shop-process.ts';
-import { DEFAULT_ADMIN, openSale, saleOrder, saleProduct } from './support/sale.ts';
+import { SHOP_STOPPING_MESSAGE } from '../../services/checkout/src/payment-provider/sandbox/razorpay-sandbox.ts';
+import { DEFAULT_ADMIN, openSale, post, saleOrder, saleProduct } from './support/sale.ts';
 
 /**
  * Issue 13: SIGTERM to the shop (embedded default) while a crowd of buyers' create-orders and catalogue
@@ -97,5 +98,37 @@ describe('SIGTERM to the shop (embedded default)', () => {
     expect(code).toBe(0);
     // Nothing was cut at the bound (the process logs it when it is).
     expect(s.output.join('\n')).not.toContain('requests still in flight at the shutdown bound');
+  });
+
+  it("refuses the sandbox's Pay (503) once the shop is draining, as verify and the webhook do (issue 27 item 7)", async () => {
+    const s = await shops.spawn();
+    await waitHealthy(s);
+    const { productId } = await openSale(httpClient(s.base), DEFAULT_ADMIN, saleProduct('Drain Kurta', 5));
+    const orderIds: string[] = [];
+    for (const n of [1, 2]) {
+      const created = await post(s.base, '/api/payment/create-order', createOrder(productId, n), {
+        'x-forwarded-for': `10.56.0.${n}`,
+      });
+      expect(created !== 'cut' && created.status, JSON.stringify(created)).toBe(201);
+      if (created !== 'cut') orderIds.push(created.body.id as string);
+    }
+    const pay = (orderId: string) => post(s.base, `/razorpay-sandbox/v1/checkout/orders/${orderId}/pay`, {});
+    // Before the signal the dialog pays.
+    expect(await pay(orderIds[0]!)).toMatchObject({ status: 200 });
+
+    const exited = exitOf(s.child);
+    s.child.kill('SIGTERM');
+    // Draining: the shop answers "Shutting down" (for SHUTDOWN_LINGER_MS at least, even with nothing in flight).
+    await waitUntil(
+      async () => (await fetch(`${s.base}/api/health`).catch(() => null))?.status === 503,
+      'the shop to answer "Shutting down"',
+      5_000,
+    );
+    // A payment now could be neither verified nor webhooked: it is not taken.
+    expect(await pay(orderIds[1]!)).toEqual({
+      status: 503,
+      body: { error: expect.objectContaining({ code: 'SERVER_ERROR', description: SHOP_STOPPING_MESSAGE }) },
+    });
+    expect(await exited).toBe(0);
   });
 });

@@ -57,6 +57,8 @@ if (config.SERVICE_URLS) {
         webhookUrl: `${url}/api/payment/webhook`,
         basePath: SANDBOX_PATH,
         logger,
+        // No payment once the gateway is draining (the gate below): the shop cannot take it any more.
+        acceptsPayments: () => !gate.draining,
       })
     : undefined;
   // With Redis, the gateway reads the hot product list the catalog service keeps there.

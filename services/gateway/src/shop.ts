@@ -60,6 +60,8 @@ async function startOn(config: Config, opts: { seed?: boolean }, listening: Star
         webhookUrl: `${url}/api/payment/webhook`,
         basePath: SANDBOX_PATH,
         logger: infra.logger,
+        // No payment once the shop is draining (the gate below): verify and the webhook answer 503 by then.
+        acceptsPayments: () => !gate.draining,
       })
     : undefined;
   let webServed = false;

@@ -24,7 +24,16 @@ export interface RazorpaySandboxOptions {
   logger?: Logger | undefined;
   /** Webhook delivery tuning (tries per event, first retry delay in ms; doubling). */
   webhookRetry?: { attempts?: number; firstRetryDelayMs?: number };
+  /**
+   * false while the host shuts down: the dialog's Pay is then refused (503), since the shop can neither
+   * verify the payment nor take its webhook (both answer 503) and the order would show only after the
+   * expiry sweep. The API (orders, payments) is still served: a create-order in flight calls it.
+   */
+  acceptsPayments?: () => boolean;
 }
+
+/** What the dialog shows when Pay is refused because the shop is shutting down. */
+export const SHOP_STOPPING_MESSAGE = 'The shop is restarting: no payment was taken. Please try again in a moment.';
 
 export interface RazorpaySandbox {
   router: Router;
@@ -124,6 +133,7 @@ export function createRazorpaySandbox(opts: RazorpaySandboxOptions): RazorpaySan
   router.use('/v1/checkout', allowAnyOrigin);
   router.post('/v1/checkout/orders/:id/pay', async (req, res) => {
     const payer = checkedPayer(req.body);
+    if (opts.acceptsPayments?.() === false) throw new SandboxError(503, SHOP_STOPPING_MESSAGE);
     const { order, payment } = await ledger.pay(req.params.id as string, payer);
     const answer: SandboxPaymentResponse = {
       razorpay_order_id: order.id,
