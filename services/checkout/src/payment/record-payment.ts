@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { paymentStreamId, type PaymentEvent, type RefundReason } from '@shop/shared/contracts/payment-events';
 import { retryOnConflict } from '@shop/shared/eventstore/command';
 import { StreamVersionConflictError } from '@shop/shared/eventstore/postgres-event-store';
@@ -46,24 +45,37 @@ export async function recordPaid(
     if (!(err instanceof PaymentAfterExpiryError)) throw err;
     const revived = await revive(p, orderId, paymentId, via);
     if (revived.placed) return { version: revived.version };
-    // A concurrent report of this payment placed the order (its hold took the stock this one looked for).
-    const now = await loadPayment(p, orderId);
-    if (now.state.status === 'verified' && now.state.paymentId === paymentId) return { version: now.version };
-    await recordRefundDue(p, orderId, {
-      paymentId,
-      reason: 'paid_after_expiry',
-      detail: revived.why ?? `Payment captured after the reservation expired (reported by ${via})`,
-    });
+    try {
+      await recordRefundDue(p, orderId, {
+        paymentId,
+        reason: 'paid_after_expiry',
+        detail: revived.why ?? `Payment captured after the reservation expired (reported by ${via})`,
+      });
+    } catch (refusal) {
+      // A concurrent report of this payment placed the order meanwhile: that is the answer.
+      const now = await loadPayment(p, orderId);
+      if (now.state.status === 'verified' && now.state.paymentId === paymentId) return { version: now.version };
+      throw refusal;
+    }
+    // Refunded: a revival hold this payment may have left (a report that held stock, then lost) goes back.
+    if (p.inventory && p.coupons && p.logger)
+      await releaseHolds(
+        { inventory: p.inventory, coupons: p.coupons, logger: p.logger },
+        { reservationId: revivalReservationId(paymentId), couponCode: null },
+      );
     throw err;
   }
 }
+
+/** The reservation a payment for an ended order holds its stock under: one per payment, whoever reports it. */
+export const revivalReservationId = (paymentId: string) => `revive-${paymentId}`;
 
 /**
  * A payment for an order its buyer ended (cancelled, failed, replaced by a newer checkout) still places it
  * when its stock (and coupon use) can be held again now, under a new reservation; the order's prices stay
  * what was charged. Answers placed: false (with why, for the refund) when it cannot: the caller then records
- * the refund. Of concurrent reports of the payment (verify, webhook, sweep) one appends; the others give
- * their holds back and find it verified.
+ * the refund. Concurrent reports of the payment (verify, webhook, sweep) hold the same reservation (one per
+ * payment, idempotent), so they all see the stock or none does; one appends, the others find it verified.
  */
 async function revive(
   p: Ports,
@@ -72,20 +84,24 @@ async function revive(
   via: 'checkout' | 'webhook' | 'reconciliation',
 ): Promise<{ placed: true; version: number } | { placed: false; why: string | null }> {
   const { inventory, coupons, logger } = p;
+  const reservationId = revivalReservationId(paymentId);
+  let heldHere: { reservationId: string; couponCode: string | null } | null = null;
   for (let attempt = 0; attempt < 10; attempt++) {
     const { state, version } = await loadPayment(p, orderId);
-    if (state.status === 'verified') return { placed: true, version };
-    if (!inventory || !coupons || !logger || !mayRevive(state) || !('order' in state) || state.refunds[paymentId])
+    if (state.status === 'verified' && state.paymentId === paymentId) return { placed: true, version };
+    if (!inventory || !coupons || !logger || !mayRevive(state) || !('order' in state) || state.refunds[paymentId]) {
+      // Decided otherwise meanwhile (a refund, once the stock was gone for another report): nobody commits
+      // the revival hold this report took, so it goes back.
+      if (heldHere && inventory && coupons && logger) await releaseHolds({ inventory, coupons, logger }, heldHere);
       return { placed: false, why: null };
-    const reservationId = randomUUID();
+    }
     const held = await inventory.reserve(
       reservationId,
       state.order.lines.map((l) => ({ productId: l.productId, size: l.size, color: l.color, quantity: l.quantity })),
     );
     if (!held.ok)
-      return { placed: false, why: `Paid after the buyer ${state.endedBy} the checkout, and ${held.message}` };
+      return { placed: false, why: `Paid after the buyer's checkout ended (${state.endedBy}), and ${held.message}` };
     const { couponCode } = state.order;
-    const holds = { reservationId, couponCode };
     if (couponCode) {
       try {
         await coupons.reserveUse({
@@ -99,20 +115,21 @@ async function revive(
         await releaseHolds({ inventory, coupons, logger }, { reservationId, couponCode: null });
         return {
           placed: false,
-          why: `Paid after the buyer ${state.endedBy} the checkout, and coupon ${couponCode}: ${(err as Error).message}`,
+          why: `Paid after the buyer's checkout ended (${state.endedBy}), and coupon ${couponCode}: ${(err as Error).message}`,
         };
       }
     }
+    heldHere = { reservationId, couponCode };
+    const events = decidePayment(
+      { type: 'RevivePaymentOrder', data: { reservationId, holds: held.lines, paymentId, via, now: p.clock() } },
+      state,
+    );
     try {
-      const events = decidePayment(
-        { type: 'RevivePaymentOrder', data: { reservationId, holds: held.lines, paymentId, via, now: p.clock() } },
-        state,
-      );
       const r = await p.store.append(paymentStreamId(orderId), version, events, { metadata: { actor: via } });
       logger.info({ orderId, paymentId, endedBy: state.endedBy }, 'payment for an ended checkout: stock held again');
       return { placed: true, version: r.nextExpectedVersion };
     } catch (err) {
-      await releaseHolds({ inventory, coupons, logger }, holds);
+      // Another report of this payment may have appended with this very reservation: never released here.
       if (!(err instanceof StreamVersionConflictError)) throw err;
     }
   }
