@@ -1,12 +1,13 @@
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ADMIN } from '@shop/test-support/fixtures';
-import { atBothWidths, submitLogin, useShopAndBrowser, VIEWPORTS } from '../support/browser.ts';
+import { atBothWidths, expectFits, submitLogin, useShopAndBrowser, VIEWPORTS } from '../support/browser.ts';
 
 // Issue 22: (a) Homepage Settings never loses a typed slide: the browser checks what the server refuses
 // beside each field (nothing is sent), and a save the server refuses keeps the slides and says why inline
 // ('Failed to save' and the reason in plain words); (b) /collections, where a collections home section's
-// View All leads: a card per collection whose Shop Now goes to /products?collection={id}.
+// View All leads: a card per collection whose Shop Now goes to /products?collection={id}; (c) the product list
+// at 375 px (search box, one-line buttons, names of at most 2 lines) and dashboard figures that never wrap.
 
 type Product = { id: string; name: string; image: string };
 type Collection = { id: string; name: string; description: string; image: string };
@@ -15,6 +16,40 @@ const shop = useShopAndBrowser(curate);
 let products: Product[];
 let collections: Collection[];
 const sectionName = 'Shop by Occasion';
+// In-page functions, handed to evaluate whole (they run in the page, so they use nothing from this file; they reach
+// the document through the element, as this file is type-checked for Node, without the DOM globals).
+type InPageElement = {
+  ownerDocument: {
+    createRange(): { selectNodeContents(el: unknown): void; getClientRects(): ArrayLike<{ top: number }> };
+    createElement(tag: 'canvas'): { getContext(kind: '2d'): { font: string; measureText(t: string): { width: number } } };
+    defaultView: {
+      getComputedStyle(el: unknown): { font: string; lineHeight: string; paddingLeft: string; paddingRight: string };
+    };
+  };
+  getBoundingClientRect(): { height: number };
+  placeholder?: string;
+  clientWidth: number;
+  scrollWidth: number;
+};
+/** How many lines an element's text takes on screen. */
+const linesOf = (el: InPageElement) => {
+  const range = el.ownerDocument.createRange();
+  range.selectNodeContents(el);
+  return new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top))).size;
+};
+/** How many lines of its line height an element's box is tall (a clamped text's visible lines). */
+const visibleLinesOf = (el: InPageElement) =>
+  el.getBoundingClientRect().height / parseFloat(el.ownerDocument.defaultView.getComputedStyle(el).lineHeight);
+/** Whether an input's placeholder fits inside it, padding included. */
+const placeholderFits = (el: InPageElement) => {
+  const style = el.ownerDocument.defaultView.getComputedStyle(el);
+  const context = el.ownerDocument.createElement('canvas').getContext('2d');
+  context.font = style.font;
+  const width = context.measureText(el.placeholder ?? '').width;
+  return width + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) <= el.clientWidth;
+};
+const LONG_NAME =
+  'Hand Block Printed Pure Cotton Anarkali Kurta with Mirror Work Yoke, Tassel Ties and Matching Palazzo Set';
 
 async function curate() {
   const token = await shop.adminToken();
@@ -36,7 +71,9 @@ async function curate() {
     token,
     body: { name: sectionName, contentType: 'collections', contentIds: [made[0]!.id] },
   });
+  await shop.api('/products', { token, body: { name: LONG_NAME, price: 2899, quantity: 4, category: 'Women' } });
 }
+
 
 async function loginAsAdmin(page: Page) {
   await page.goto('/login');
@@ -129,4 +166,55 @@ describe('/collections (issue 22 b)', () => {
     expect(await page.getByText(products[0]!.name, { exact: true }).count()).toBe(0);
     await context.close();
   }, 90_000);
+});
+
+describe('phone and desktop layouts (issue 22 c)', () => {
+  it('the product list at 375 px: a usable search box, one-line buttons, long names clamped to 2 lines', async () => {
+    const { context, page } = await shop.visit(VIEWPORTS.phone);
+    await page.goto('/products');
+    const card = page.getByRole('article', { name: LONG_NAME });
+    await card.waitFor({ timeout: 15_000 });
+    // The search box shows its whole placeholder ('Search products...', it was cut to 'Searc').
+    const search = page.getByRole('searchbox', { name: 'Search products' });
+    expect(await search.evaluate(placeholderFits as unknown as () => boolean), 'placeholder fits').toBe(true);
+    for (const button of ['Add to Cart', 'Buy Now']) {
+      const lines = await card.getByRole('button', { name: button }).evaluate(linesOf as unknown as () => number);
+      expect(lines, `${button} on one line`).toBe(1);
+    }
+    const name = card.getByRole('heading', { name: LONG_NAME });
+    expect(await name.evaluate(linesOf as unknown as () => number), 'the name is long').toBeGreaterThan(2);
+    const visible = await name.evaluate(visibleLinesOf as unknown as () => number);
+    expect(visible, 'the name shows at most 2 lines').toBeLessThanOrEqual(2.05);
+    expect(await card.getByRole('link', { name: LONG_NAME }).getAttribute('title')).toBe(LONG_NAME);
+    await search.fill('Anarkali Kurta with Mirror');
+    await expect.poll(() => page.getByRole('article').count(), { timeout: 15_000 }).toBe(1);
+    await search.fill('');
+    await expectFits(page, 'product-list-long-name');
+    await context.close();
+  }, 60_000);
+
+  it('keeps every dashboard figure on one line at 1440 and 375 px, even a crore of revenue', async () => {
+    const { context, page } = await shop.visit(VIEWPORTS.desktop);
+    await loginAsAdmin(page);
+    const figures = page.getByRole('definition');
+    await page.getByRole('group', { name: 'Total Revenue' }).waitFor({ timeout: 15_000 });
+    for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
+      await page.setViewportSize(viewport);
+      // The longest figure the dashboard shows: revenue past a crore, in Indian grouping with paise.
+      await page
+        .getByRole('group', { name: 'Total Revenue' })
+        .locator('dd')
+        .evaluate((el, text) => void (el.textContent = text), '₹1,04,19,567.50');
+      for (let i = 0; i < (await figures.count()); i += 1) {
+        const figure = figures.nth(i);
+        const lines = await figure.evaluate(linesOf as unknown as () => number);
+        const overflow = await figure.evaluate((el) => el.scrollWidth - el.clientWidth);
+        const text = await figure.textContent();
+        expect(lines, `${text} at ${viewport.width} px on one line`).toBe(1);
+        expect(overflow, `${text} at ${viewport.width} px inside its tile`).toBeLessThanOrEqual(0);
+      }
+      await expectFits(page, 'admin-dashboard-long-revenue');
+    }
+    await context.close();
+  }, 60_000);
 });

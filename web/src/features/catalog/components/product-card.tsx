@@ -33,7 +33,9 @@ export function ProductCard({ product, onAddToCart, onBuyNow }: { product: Produ
       </div>
       <div className={styles.body}>
         <h3 className={styles.name}>
-          <Link to={href}>{product.name}</Link>
+          <Link to={href} title={product.name}>
+            {product.name}
+          </Link>
         </h3>
         <p className={styles.rating}>
           <StarIcon width={14} height={14} className={styles.star} />
