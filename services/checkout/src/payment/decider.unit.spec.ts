@@ -170,6 +170,60 @@ describe('payment order decider', () => {
   });
 });
 
+describe('issue 27: checkouts their buyer ended, and the hold before the dialog', () => {
+  const ended = (reason: 'lapsed' | 'cancelled' | 'failed' | 'replaced') =>
+    given([created]).when({ type: 'ExpirePaymentOrder', data: { now, reason } }).events();
+  const revive = (paymentId = 'pay_1') => ({
+    type: 'RevivePaymentOrder' as const,
+    data: { reservationId: 'revive-pay_1', holds: [], paymentId, via: 'webhook' as const, now },
+  });
+
+  it('records why an order ended; only one its buyer ended is placed again from a late payment, with its new reservation', () => {
+    for (const reason of ['cancelled', 'failed', 'replaced'] as const) {
+      const exp = ended(reason);
+      expect(exp[0]).toMatchObject({ type: 'PaymentOrderExpired', data: { reason, reservationId: 'r1' } });
+      const events = given([created, ...exp])
+        .when(revive())
+        .events();
+      expect(events.map((e) => e.type)).toEqual(['PaymentOrderRevived', 'PaymentVerified']);
+      expect(events[1]).toMatchObject({ data: { reservationId: 'revive-pay_1', razorpayPaymentId: 'pay_1' } });
+      // placed once: a repeat of the payment changes nothing, a second revival is refused
+      given([created, ...exp, ...events])
+        .when(verify())
+        .then([]);
+      given([created, ...exp, ...events])
+        .when(revive('pay_2'))
+        .then(PaymentAfterExpiryError);
+    }
+    // a hold that lapsed (the clock ended it) is refunded, never placed again
+    given([created, ...ended('lapsed')])
+      .when(revive())
+      .then(PaymentAfterExpiryError);
+  });
+  it('never places a payment again once its refund is due', () => {
+    const exp = ended('cancelled');
+    const due = given([created, ...exp])
+      .when({
+        type: 'RecordRefundDue',
+        data: { paymentId: 'pay_1', reason: 'paid_after_expiry', detail: 'x', customerEmail: null, now },
+      })
+      .events();
+    given([created, ...exp, ...due])
+      .when(revive())
+      .then(PaymentRefundDueError);
+  });
+  it('the dialog opening moves the expiry of an unpaid order; a paid or ended one is left alone', () => {
+    const expiresAt = new Date(now.getTime() + 900_000).toISOString();
+    const [opened] = given([created]).when({ type: 'OpenPaymentDialog', data: { expiresAt, now } }).events();
+    expect(opened).toMatchObject({ type: 'PaymentDialogOpened', data: { razorpayOrderId: 'order_1', expiresAt } });
+    const state = [created, opened!].reduce(evolvePayment, initialPaymentState());
+    expect('order' in state && state.order.expiresAt).toBe(expiresAt);
+    given([created, ...ended('cancelled')])
+      .when({ type: 'OpenPaymentDialog', data: { expiresAt, now } })
+      .then([]);
+  });
+});
+
 describe('refunds of money that cannot become an order', () => {
   const refundDue = (paymentId = 'pay_late') => ({
     type: 'RecordRefundDue' as const,

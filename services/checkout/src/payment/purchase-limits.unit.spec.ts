@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkUnitsPerProduct } from './purchase-limits.ts';
+import { checkCheckoutSize, checkUnitsPerProduct } from './purchase-limits.ts';
 
 describe('units of one product per order (issue 15, defect 4: one guest held a whole product)', () => {
   it('refuses a line above the cap, naming the field and the product', () => {
@@ -46,5 +46,29 @@ describe('units of one product per order (issue 15, defect 4: one guest held a w
         'items.1.quantity',
       ]);
     }
+  });
+});
+
+describe('what one unpaid checkout may hold in all (issue 27, defect 5: six wide orders held 373 of 605 units)', () => {
+  const caps = { maxUnits: 20, maxProducts: 10 };
+  const lines = (n: number, quantity: number) =>
+    Array.from({ length: n }, (_, i) => ({ productId: `p${i}`, quantity }));
+  it('allows up to the caps', () => {
+    expect(() => checkCheckoutSize(lines(10, 2), caps)).not.toThrow();
+  });
+  it('refuses more units than the cap, all lines together', () => {
+    expect(() => checkCheckoutSize(lines(3, 7), caps)).toThrow('At most 20 items per order: this order asks for 21');
+  });
+  it('refuses more distinct products than the cap', () => {
+    expect(() => checkCheckoutSize(lines(11, 1), caps)).toThrow(
+      'At most 10 different products per order: this order has 11',
+    );
+    // lines of one product in several sizes are one product
+    expect(() =>
+      checkCheckoutSize(
+        Array.from({ length: 12 }, () => ({ productId: 'p', quantity: 1 })),
+        caps,
+      ),
+    ).not.toThrow();
   });
 });
