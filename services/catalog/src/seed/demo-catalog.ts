@@ -1,6 +1,9 @@
 import type { GarmentShape } from './garment-svg.ts';
 
-/** One product of the demo catalog. Prices in rupees; stock per size (empty = general quantity only). */
+/**
+ * One product of the demo catalog. Prices in rupees; stock per size, in the sizes its kind comes in (S to XL for
+ * adults, Free Size for sarees, by age for kidswear: a product page never offers a saree in XS).
+ */
 export interface DemoProduct {
   name: string;
   price: number;
@@ -22,6 +25,9 @@ const adult = (s: number, m: number, l: number, xl: number): Array<[string, numb
   ['L', l],
   ['XL', xl],
 ];
+/** A saree or a dupatta: one size fits all. */
+const freeSize = (n: number): Array<[string, number]> => [['Free Size', n]];
+/** Kidswear goes by age. */
 const kids = (a: number, b: number, c: number): Array<[string, number]> => [
   ['2-3Y', a],
   ['4-5Y', b],
@@ -199,7 +205,7 @@ export const DEMO_CATALOG: DemoProduct[] = [
     material: 'Silk',
     description: 'Handwoven Banarasi silk with zari border.',
     quantity: 6,
-    sizes: [],
+    sizes: freeSize(6),
   },
   {
     name: 'Floral Anarkali Kurta',
@@ -290,7 +296,7 @@ export const DEMO_CATALOG: DemoProduct[] = [
     material: 'Silk',
     description: 'Temple-border Kanjivaram silk saree.',
     quantity: 4,
-    sizes: [],
+    sizes: freeSize(4),
   },
   {
     name: 'Denim Jacket',
@@ -475,7 +481,11 @@ export const DEMO_CATALOG: DemoProduct[] = [
     material: 'Muslin cotton',
     description: 'Soft muslin jhabla for babies.',
     quantity: 40,
-    sizes: [],
+    sizes: [
+      ['0-6M', 12],
+      ['6-12M', 14],
+      ['1-2Y', 14],
+    ],
   },
   {
     name: 'Kids Rain Jacket',
