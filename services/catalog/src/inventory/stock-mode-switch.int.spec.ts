@@ -181,6 +181,25 @@ describe('a change of stock mode while a checkout holds units, and the hold is p
   const running = testShopForTests({ env: { RESERVATION_TTL_SECONDS: '600' } });
   const shop = shopHelpers(running);
 
+  it('a count alone is refused while the sizes hold units, on sale or held by a checkout', async () => {
+    const p = await shop.createProduct({
+      name: 'Held Kurti',
+      price: '300',
+      category: 'Women',
+      quantity: '0',
+      sizeQuantities: JSON.stringify({ A: 1 }),
+    });
+    expect((await shop.hold(29, [{ productId: p.id, size: 'A', quantity: 1 }])).status).toBe(201);
+    const r = await running.shop.api<{ message: string }>('PUT', `/api/products/${p.id}`, {
+      token: running.admin,
+      body: { quantity: 5 },
+    });
+    expect([r.status, r.body.message]).toEqual([
+      400,
+      'This product is stocked by size: send sizeQuantities to change its stock',
+    ]);
+  });
+
   it('one count to sizes: the sale of the held units is kept, the sizes are what the admin set', async () => {
     const p = await shop.createProduct({ name: 'Paid Kurta', price: '500', category: 'Men', quantity: '5' });
     const held = await shop.hold(30, [{ productId: p.id, size: null, quantity: 3 }]);

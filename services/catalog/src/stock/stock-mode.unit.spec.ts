@@ -193,6 +193,20 @@ describe('stockEventsFor: one truth of units across a change of stock mode', () 
     expect(events.get(null)).toEqual([]);
   });
 
+  it('sizes emptied with no count named: the count keeps what it has on sale and takes the sizes’ holds', () => {
+    const states = statesOf({ '': [level(2)], A: [sized('A', level(1)), sized('A', held('z#0', 1))] });
+    const events = stockEventsFor('p1', stockLevelsFor({ sizeQuantities: [['A', 0]] }, ['A'], false), states, now);
+    expect(events.get(null)).toMatchObject([
+      { type: 'StockReserved', data: { reservationId: 'z#0', quantity: 1 } },
+      { type: 'StockLevelSet', data: { available: 2 } },
+    ]);
+    expect(events.get('A')).toMatchObject([
+      { type: 'StockLevelSet', data: { available: -1 } },
+      { type: 'StockReleased', data: { reservationId: 'z#0', movedTo: { size: null } } },
+    ]);
+    expect([states.get(null)!.available, states.get('A')!.available]).toEqual([2, 0]);
+  });
+
   it('without holds it sets the same levels as before (replay of older logs unchanged)', () => {
     const states = statesOf({ '': [level(5)], M: [] });
     const events = stockEventsFor('p1', stockLevelsFor({ sizeQuantities: [['M', 1]] }, [], false), states, now);

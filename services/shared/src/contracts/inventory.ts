@@ -20,7 +20,10 @@ export interface ReservedLine extends ReserveLine {
   name: string;
   image: string;
   unitPricePaise: number;
-  /** Which stock was taken: the size's stock, or the product's general quantity (null). */
+  /**
+   * Which stock was taken: the size's stock, or the product's general quantity (null). An admin's switch
+   * of the product from sizes to one count moves live holds to the general quantity: settle by id alone.
+   */
   stockSize: string | null;
 }
 
