@@ -2,7 +2,11 @@ import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service
 import { Accounts } from './accounts.ts';
 import { accountsRouter } from './api.ts';
 import { USERS_PROJECTION, usersProjection } from './read-models/users/users-projection.ts';
-import { testimonialsProjection } from './read-models/testimonials/testimonials-projection.ts';
+import {
+  TESTIMONIALS_PROJECTION,
+  testimonialsProjection,
+} from './read-models/testimonials/testimonials-projection.ts';
+import { seedDemoTestimonials } from './seed/seed-testimonials.ts';
 import { Testimonials } from './testimonials.ts';
 import { testimonialsRouter } from './testimonials-api.ts';
 import { userStreamId } from './user/events.ts';
@@ -12,11 +16,18 @@ export { requireReviewer } from './testimonials-api.ts';
 
 export { usersProjection } from './read-models/users/users-projection.ts';
 
-/** Accounts service: registration, login, profile, admin users list, testimonials; ensures the configured admin. */
-export function createAccountsService(ctx: ServiceContext): ServiceModule & { accounts: Accounts } {
+/**
+ * Accounts service: registration, login, profile, admin users list, testimonials; ensures the configured admin.
+ * With `seed`, the start that creates the admin (a fresh shop's first) also seeds a few approved testimonials.
+ */
+export function createAccountsService(
+  ctx: ServiceContext,
+  opts: { seed?: boolean } = {},
+): ServiceModule & { accounts: Accounts } {
   const accounts = new Accounts(ctx.eventStore('accounts'), ctx.clock);
+  const testimonials = new Testimonials(ctx.eventStore('accounts'), ctx.clock);
   const router = accountsRouter(ctx, accounts);
-  router.use(testimonialsRouter(ctx, new Testimonials(ctx.eventStore('accounts'), ctx.clock)));
+  router.use(testimonialsRouter(ctx, testimonials));
   return {
     name: 'accounts',
     accounts,
@@ -34,6 +45,18 @@ export function createAccountsService(ctx: ServiceContext): ServiceModule & { ac
         timeoutMs: 30_000,
       });
       if (!readable) throw new Error('users projection did not catch up with the admin account in 30 s');
+      if (!opts.seed || !admin.created) return;
+      const seeded = await seedDemoTestimonials(ctx.eventStore('accounts'), accounts, testimonials);
+      for (const w of seeded) {
+        const ok = await ctx.waitForProjection({
+          schema: 'accounts',
+          consumer: TESTIMONIALS_PROJECTION,
+          ...w,
+          timeoutMs: 30_000,
+        });
+        if (!ok) throw new Error(`testimonials projection did not reach ${w.streamId}@${w.version} in 30 s`);
+      }
+      if (seeded.length > 0) ctx.logger.info({ testimonials: seeded.length }, 'demo testimonials seeded');
     },
   };
 }

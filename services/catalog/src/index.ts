@@ -1,11 +1,12 @@
 import path from 'node:path';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
 import { catalogRouter } from './api.ts';
-import { Catalog } from './catalog.ts';
+import { Catalog, type Written } from './catalog.ts';
 import { ProductListCache } from './read-models/products/product-list-cache.ts';
 import { PRODUCTS_PROJECTION, productsProjection } from './read-models/products/products-projection.ts';
 import { bestSellersProjection } from './read-models/best-sellers/best-sellers-projection.ts';
 import { seedDemoCatalog } from './seed/seed-catalog.ts';
+import { seedDemoStorefront } from './seed/seed-storefront.ts';
 import { ImageStore } from './uploads/images.ts';
 import { Inventory } from './inventory/inventory.ts';
 import { inventoryRouter } from './inventory/inventory-api.ts';
@@ -15,13 +16,16 @@ import { HOLD_EXPIRY_JOB, holdBackstopMs, holdSweepEveryMs } from './inventory/h
 import { stockHoldsProjection } from './read-models/stock-holds/stock-holds-projection.ts';
 import { Collections } from './collections.ts';
 import { collectionsRouter } from './collections-api.ts';
-import { collectionsProjection } from './read-models/collections/collections-projection.ts';
+import { COLLECTIONS_PROJECTION, collectionsProjection } from './read-models/collections/collections-projection.ts';
 import { HomeSections } from './home-sections.ts';
 import { homeSectionsRouter } from './home-sections-api.ts';
-import { homeSectionsProjection } from './read-models/home-sections/home-sections-projection.ts';
+import {
+  HOME_SECTIONS_PROJECTION,
+  homeSectionsProjection,
+} from './read-models/home-sections/home-sections-projection.ts';
 import { Homepage } from './homepage.ts';
 import { homepageRouter } from './homepage-api.ts';
-import { homepageProjection } from './read-models/homepage/homepage-projection.ts';
+import { HOMEPAGE_PROJECTION, homepageProjection } from './read-models/homepage/homepage-projection.ts';
 
 export { CATALOG_ROUTES } from './routes.ts';
 
@@ -64,10 +68,13 @@ export function createCatalogService(
     if (released > 0) ctx.logger.info({ released }, 'released stock holds that no checkout settled');
   });
   const router = catalogRouter(ctx, { catalog, images, listCache, uploadsDir: dir });
-  router.use(collectionsRouter(ctx, { collections: new Collections(store, ctx.clock), images }));
+  const collections = new Collections(store, ctx.clock);
+  const sections = new HomeSections(store, ctx.clock);
+  const homepage = new Homepage(store, ctx.clock);
+  router.use(collectionsRouter(ctx, { collections, images }));
   // Only /api/home/sections/...: /api/home itself (the carousel) is served by its own router.
-  router.use(homeSectionsRouter(ctx, { sections: new HomeSections(store, ctx.clock) }));
-  router.use(homepageRouter(ctx, { homepage: new Homepage(store, ctx.clock), images }));
+  router.use(homeSectionsRouter(ctx, { sections }));
+  router.use(homepageRouter(ctx, { homepage, images }));
   if (opts.internalRoutes) router.use(inventoryRouter(inventory));
   return {
     name: 'catalog',
@@ -87,18 +94,22 @@ export function createCatalogService(
       await productFacts.start();
       await ctx.jobs.repeat(HOLD_EXPIRY_JOB, holdSweepEveryMs(ttlSeconds));
       if (opts.seed !== false) {
-        const n = await seedDemoCatalog(store, catalog, images, async (written) => {
+        // The shop reports ready only once its lists show what was seeded.
+        const readable = async (consumer: string, written: Written) => {
           for (const w of written) {
-            const ok = await ctx.waitForProjection({
-              schema: 'catalog',
-              consumer: PRODUCTS_PROJECTION,
-              ...w,
-              timeoutMs: 30_000,
-            });
-            if (!ok) throw new Error(`products projection did not reach ${w.streamId}@${w.version} in 30 s`);
+            const ok = await ctx.waitForProjection({ schema: 'catalog', consumer, ...w, timeoutMs: 30_000 });
+            if (!ok) throw new Error(`${consumer} did not reach ${w.streamId}@${w.version} in 30 s`);
           }
-        });
+        };
+        const n = await seedDemoCatalog(store, catalog, images, (written) => readable(PRODUCTS_PROJECTION, written));
         if (n > 0) ctx.logger.info({ products: n }, 'demo catalog seeded');
+        // Only on the start that seeded the products: an existing shop keeps the storefront its admins made.
+        if (n === 0) return;
+        const storefront = await seedDemoStorefront(store, { collections, sections, homepage });
+        await readable(COLLECTIONS_PROJECTION, storefront.collections);
+        await readable(HOME_SECTIONS_PROJECTION, storefront.sections);
+        await readable(HOMEPAGE_PROJECTION, storefront.homepage);
+        if (storefront.homepage.length > 0) ctx.logger.info('demo collections, homepage section and carousel seeded');
       }
     },
     async stop() {

@@ -50,7 +50,9 @@ async function startOn(config: Config, opts: { seed?: boolean }, listening: Star
     gatewayUrl: url,
     waitForOrder: (payment, timeoutMs) => inProcessOrderPlacement(ctx).orderOfPayment(payment, timeoutMs),
   });
-  const modules = [createAccountsService(ctx), catalog, checkout, createOrderService(ctx)];
+  // The demo data seeds as the catalog does: unless told not to.
+  const accounts = createAccountsService(ctx, { seed: opts.seed !== false });
+  const modules = [accounts, catalog, checkout, createOrderService(ctx)];
   const sandbox = checkout.settings.sandbox
     ? createRazorpaySandbox({
         keyId: checkout.settings.keyId,

@@ -7,13 +7,15 @@ import { atBothWidths, expectFits, submitLogin, useShopAndBrowser, VIEWPORTS } f
 // beside each field (nothing is sent), and a save the server refuses keeps the slides and says why inline
 // ('Failed to save' and the reason in plain words); (b) /collections, where a collections home section's
 // View All leads: a card per collection whose Shop Now goes to /products?collection={id}; (c) the product list
-// at 375 px (search box, one-line buttons, names of at most 2 lines) and dashboard figures that never wrap.
+// at 375 px (search box, one-line buttons, names of at most 2 lines) and dashboard figures that never wrap;
+// (d) a fresh install looks like a store: demo carousel, collections, a homepage section and approved reviews.
 
 type Product = { id: string; name: string; image: string };
 type Collection = { id: string; name: string; description: string; image: string };
 
 const shop = useShopAndBrowser(curate);
 let products: Product[];
+/** Every collection: the three the first start seeds, then the two made here. */
 let collections: Collection[];
 const sectionName = 'Shop by Occasion';
 // In-page functions, handed to evaluate whole (they run in the page, so they use nothing from this file; they reach
@@ -66,7 +68,8 @@ async function curate() {
       await shop.api(`/collections/${created.id}/products`, { token, body: { productId: product.id } });
     made.push({ id: String(created.id), name, description, image });
   }
-  collections = made;
+  collections = (await shop.api<Collection[]>('/collections')).map((c) => ({ ...c, id: String(c.id) }));
+  expect(collections.slice(-2).map((c) => c.name)).toEqual(made.map((c) => c.name));
   await shop.api('/home/sections', {
     token,
     body: { name: sectionName, contentType: 'collections', contentIds: [made[0]!.id] },
@@ -81,6 +84,41 @@ async function loginAsAdmin(page: Page) {
   await page.waitForURL((url) => url.pathname === '/admin', { timeout: 15_000 });
 }
 
+describe('a fresh install looks like a store (issue 22 d)', () => {
+  it('shows the demo carousel, the demo collections and their section, and approved reviews on the home page', async () => {
+    const home = (await shop.api<{ carousel: Array<{ name: string; price: number; image: string; size: string }> }>('/home'))
+      .carousel;
+    expect(home.map((s) => s.name)).toEqual(['Mustard Kanjivaram Saree', 'Floral Anarkali Kurta', 'Navy Nehru Jacket']);
+    expect(home[0]).toMatchObject({ size: 'Free Size', image: expect.stringMatching(/^\/uploads\/seed\//) });
+    const demo = collections.slice(0, 3);
+    expect(demo.map((c) => c.name)).toEqual(['Festive Season', 'Everyday Cotton', 'Little Ones']);
+    const sections = await shop.api<Array<{ name: string; contentType: string; contentIds: string[] }>>('/home/sections');
+    expect(sections[0]).toMatchObject({
+      name: 'Shop by Collection',
+      contentType: 'collections',
+      contentIds: demo.map((c) => c.id),
+    });
+    const reviews = await shop.api<Array<{ text: string; User: { name: string } }>>('/testimonials');
+    expect(reviews.map((r) => r.User.name).sort()).toEqual(['Arjun Mehta', 'Kavya Nair', 'Priya Sharma']);
+    // Sizes that fit the kind: a saree in Free Size, kidswear by age.
+    const saree = products.find((p) => p.name === 'Mustard Kanjivaram Saree') as unknown as {
+      sizeQuantities: Record<string, number>;
+    };
+    expect(Object.keys(saree.sizeQuantities)).toEqual(['Free Size']);
+
+    const { context, page } = await shop.visit(VIEWPORTS.desktop);
+    await page.goto('/');
+    await page
+      .getByRole('region', { name: 'Featured styles' })
+      .getByRole('heading', { name: 'Mustard Kanjivaram Saree' })
+      .waitFor({ timeout: 15_000 });
+    await page.getByRole('region', { name: 'Shop by Collection' }).getByText('Little Ones').waitFor();
+    await page.getByText(reviews[0]!.text).waitFor();
+    await atBothWidths(page, 'home-fresh-install', () => page.getByText(reviews[0]!.text).waitFor());
+    await context.close();
+  }, 60_000);
+});
+
 describe('Homepage Settings: a failed save keeps the typed slide and says why (issue 22 a)', () => {
   it('checks the price in the browser, then shows the server refusal inline with the slide kept', async () => {
     const { context, page } = await shop.visit(VIEWPORTS.desktop);
@@ -91,9 +129,11 @@ describe('Homepage Settings: a failed save keeps the typed slide and says why (i
     });
 
     await page.goto('/admin/home');
-    await page.getByText('No slides yet').waitFor({ timeout: 15_000 });
+    const seeded = (await shop.api<{ carousel: Array<{ name: string }> }>('/home')).carousel;
+    await page.getByRole('group', { name: `Slide ${seeded.length}` }).waitFor({ timeout: 15_000 });
     await page.getByRole('button', { name: 'Add Slide' }).click();
-    const slide = page.getByRole('group', { name: 'Slide 1' });
+    const number = seeded.length + 1;
+    const slide = page.getByRole('group', { name: `Slide ${number}` });
     await slide.getByLabel('Name', { exact: true }).fill('Festive Kurta');
 
     // The browser's check: the price is required; the message stands under the field and nothing is sent.
@@ -111,7 +151,7 @@ describe('Homepage Settings: a failed save keeps the typed slide and says why (i
     await page.getByRole('button', { name: 'Save Changes' }).click();
     const inline = page.getByRole('form', { name: 'Carousel slides' }).getByRole('alert');
     await inline.getByText('Failed to save', { exact: true }).waitFor({ timeout: 15_000 });
-    expect(await inline.textContent()).toContain('Slide 1: Only image files are allowed');
+    expect(await inline.textContent()).toContain(`Slide ${number}: Only image files are allowed`);
     expect(await inline.textContent()).not.toMatch(/carousel\[/);
     expect(saves).toHaveLength(1);
     await page.getByRole('list', { name: 'Notifications' }).getByText('Failed to save').first().waitFor();
@@ -121,7 +161,9 @@ describe('Homepage Settings: a failed save keeps the typed slide and says why (i
     expect(await slide.getByLabel('Name', { exact: true }).inputValue()).toBe('Festive Kurta');
     expect(await slide.getByLabel('Price (₹)').inputValue()).toBe('1299');
     expect(await inline.count()).toBe(1);
-    expect((await shop.api<{ carousel: unknown[] }>('/home')).carousel).toEqual([]);
+    expect((await shop.api<{ carousel: unknown[] }>('/home')).carousel).toEqual(seeded);
+    for (const [index, { name }] of seeded.entries())
+      expect(await page.getByRole('group', { name: `Slide ${index + 1}` }).getByLabel('Name', { exact: true }).inputValue()).toBe(name);
     await atBothWidths(page, 'admin-home-failed-save', () => inline.waitFor());
 
     // Without the bad file the same slide saves.
@@ -129,6 +171,7 @@ describe('Homepage Settings: a failed save keeps the typed slide and says why (i
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await page.getByRole('list', { name: 'Notifications' }).getByText('Homepage updated').first().waitFor();
     expect((await shop.api<{ carousel: Array<{ name: string; price: number }> }>('/home')).carousel).toEqual([
+      ...seeded,
       expect.objectContaining({ name: 'Festive Kurta', price: 1299 }),
     ]);
     await context.close();
@@ -159,7 +202,7 @@ describe('/collections (issue 22 b)', () => {
 
     await atBothWidths(page, 'collections', () => cards.first().waitFor());
 
-    const office = collections[1]!;
+    const office = collections.find((c) => c.name === 'Office Wear')!;
     await page.getByRole('article', { name: office.name }).getByRole('link', { name: 'Shop Now' }).click();
     await page.waitForURL((url) => url.pathname === '/products' && url.searchParams.get('collection') === office.id);
     await page.getByText(products[2]!.name, { exact: true }).first().waitFor({ timeout: 15_000 });
@@ -190,6 +233,26 @@ describe('phone and desktop layouts (issue 22 c)', () => {
     await expect.poll(() => page.getByRole('article').count(), { timeout: 15_000 }).toBe(1);
     await search.fill('');
     await expectFits(page, 'product-list-long-name');
+
+    // Wherever cards are narrow (two a row at 375 px, five a row on the home page at 1440 px), each button stays
+    // on one line inside its card.
+    for (const viewport of [VIEWPORTS.phone, VIEWPORTS.desktop]) {
+      await page.setViewportSize(viewport);
+      for (const path of ['/', '/products']) {
+        await page.goto(path);
+        const first = page.getByRole('article').filter({ has: page.getByRole('button', { name: 'Buy Now' }) }).first();
+        await first.waitFor({ timeout: 15_000 });
+        const cardBox = (await first.boundingBox())!;
+        for (const name of ['Add to Cart', 'Buy Now']) {
+          const button = first.getByRole('button', { name });
+          const box = (await button.boundingBox())!;
+          expect(box.x + box.width, `${name} inside its card on ${path} at ${viewport.width} px`).toBeLessThanOrEqual(
+            cardBox.x + cardBox.width,
+          );
+          expect(await button.evaluate(linesOf as unknown as () => number), `${name} on one line`).toBe(1);
+        }
+      }
+    }
     await context.close();
   }, 60_000);
 

@@ -7,11 +7,16 @@ import { DEMO_CATALOG } from './demo-catalog.ts';
 import { garmentSvg } from './garment-svg.ts';
 
 const SEED_STREAM = 'catalog-demo-seed';
-const slug = (s: string) =>
+export const slug = (s: string) =>
   s
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/(^-|-$)/g, '');
+
+/** The stable id of the demo product at `index` in DEMO_CATALOG: demo-01 ... demo-36. */
+export const demoProductId = (index: number) => `demo-${String(index + 1).padStart(2, '0')}`;
+/** Where a demo product's picture is served (written by seedDemoCatalog on every start). */
+export const demoImagePath = (name: string) => `/uploads/seed/${slug(name)}.svg`;
 
 /**
  * Seeds the demo catalog the first time the shop starts (a marker event in its own stream makes this
@@ -40,7 +45,7 @@ export async function seedDemoCatalog(
   const pending: Written = [];
   for (const [i, p] of DEMO_CATALOG.entries()) {
     // Stable ids keep links and tests readable: demo-01 ... demo-36.
-    const productId = `demo-${String(i + 1).padStart(2, '0')}`;
+    const productId = demoProductId(i);
     if ((await catalog.productState(productId)).status !== 'none') continue;
     try {
       const { written } = await catalog.createProduct(
