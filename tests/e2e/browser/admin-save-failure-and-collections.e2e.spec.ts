@@ -114,7 +114,12 @@ describe('a fresh install looks like a store (issue 22 d)', () => {
       .waitFor({ timeout: 15_000 });
     await page.getByRole('region', { name: 'Shop by Collection' }).getByText('Little Ones').waitFor();
     await page.getByText(reviews[0]!.text).waitFor();
-    await atBothWidths(page, 'home-fresh-install', () => page.getByText(reviews[0]!.text).waitFor());
+    // Pictures are lazy: load every one before the full-page screenshots.
+    const allImagesLoaded = () =>
+      page.evaluate(
+        `Promise.all(Array.from(document.images, (img) => { img.loading = 'eager'; return img.complete ? null : new Promise((done) => { img.onload = img.onerror = done; }); }))`,
+      );
+    await atBothWidths(page, 'home-fresh-install', allImagesLoaded);
     await context.close();
   }, 60_000);
 });
