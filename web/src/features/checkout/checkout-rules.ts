@@ -1,6 +1,7 @@
 import { hasSizeStock, availableStock } from '@/lib/stock';
 import type { OrderTotals } from '@/lib/order-totals';
 import type { Product, ProductId, User } from '@/types/api';
+import { phoneProblem } from '@/types/fields';
 import type { OrderData, SavedAddress } from './api/checkout-api';
 
 // Checkout's rules (seed 000 sections 4-5), free of React so they can be tested on their own.
@@ -41,11 +42,16 @@ export type Problem = { title: string; message?: string };
 
 export const REQUIRED_FIELDS: readonly (keyof ShippingDetails)[] = ['name', 'email', 'phone', 'address', 'pincode'];
 
-/** 'Cart is empty' or 'Please fill all required fields' (name, email, phone, address, pincode), else null. */
+/**
+ * 'Cart is empty', 'Please fill all required fields' (name, email, phone, address, pincode), or the phone rule the
+ * server applies to customerPhone (an Indian mobile number), else null.
+ */
 export function checkoutProblem(lines: readonly CheckoutLine[], shipping: ShippingDetails): Problem | null {
   if (lines.length === 0) return { title: 'Cart is empty' };
   if (REQUIRED_FIELDS.some((field) => shipping[field].trim() === ''))
     return { title: 'Please fill all required fields' };
+  const phone = phoneProblem(shipping.phone);
+  if (phone) return { title: phone };
   return null;
 }
 

@@ -40,6 +40,15 @@ describe('checkout rules', () => {
     expect(checkoutProblem([], shipping)).toEqual({ title: 'Cart is empty' });
   });
 
+  it("refuses a phone number that is not an Indian mobile number before anything is sent (the server's rule)", () => {
+    for (const phone of ['12', '98000 0000', '+1 415 555 0100', '5800000000'])
+      expect(checkoutProblem([line()], { ...shipping, phone })).toEqual({
+        title: 'Please enter a valid 10-digit mobile number',
+      });
+    for (const phone of ['9800000001', '+91 98000 00001', '098000-00001'])
+      expect(checkoutProblem([line()], { ...shipping, phone })).toBeNull();
+  });
+
   it("needs name, email, phone, address and pincode ('Please fill all required fields'); city and state are optional", () => {
     for (const field of ['name', 'email', 'phone', 'address', 'pincode'] as const) {
       expect(checkoutProblem([line()], { ...shipping, [field]: '  ' })).toEqual({
