@@ -40,6 +40,8 @@ export class Coupons {
    * coupon commands keep the locked transaction below; each side catches the other by the version check.
    */
   private readonly uses: StreamWriter<CouponState, CouponCommand, CouponEvent>;
+  /** Checkouts admitted to a coupon (admitUse) that have not yet held their use or failed, by coupon id. */
+  private readonly admitted = new Map<string, number>();
 
   constructor(
     private readonly store: PostgresEventStore,
@@ -122,6 +124,59 @@ export class Coupons {
     const use = state.status === 'none' ? undefined : state.uses[input.reservationId];
     if (!use) throw new Error(`Coupon use ${input.reservationId} was not recorded`);
     return { code, discountPaise: use.discountPaise };
+  }
+
+  /**
+   * Admits a checkout to use the coupon before it takes stock, or throws what reserveUse would throw now (a
+   * code unknown, inactive, out of its dates or used up, or already held by one of `buyers`), holding nothing.
+   * Checkouts admitted and not yet done count against the usage limit with the uses held (in this process), so
+   * a coupon race's losers are told the coupon is used up at once instead of holding stock for a moment and
+   * telling others a false 'only has 0 item(s) available'. Call `done` when the checkout held its use or failed.
+   * The minimum order is checked when the use is held (the order's total is known then).
+   */
+  async admitUse(input: { code: string; buyers?: readonly string[] }): Promise<{ done: () => void }> {
+    const code = normaliseCode(input.code);
+    if (!code) throw new ValidationError('Please enter a coupon code');
+    const claim = await this.codeClaim(code);
+    const couponId = claim.owner;
+    if (couponId === null) throw new ValidationError('Invalid coupon code');
+    const now = this.clock();
+    // The decision a reservation would get, for an order large enough for any minimum, with the admitted
+    // checkouts counted; nothing is written. The refusal is carried out of the read (a read callback must not
+    // throw: it runs in the writer's turn), and the admission is counted in that same turn.
+    const refusal = await this.uses.read(couponStreamId(couponId), (state): unknown => {
+      const admitted = this.admitted.get(couponId) ?? 0;
+      try {
+        decideCoupon(
+          {
+            type: 'ReserveCouponUse',
+            data: {
+              reservationId: `admit-${randomUUID()}`,
+              orderTotalPaise: Number.MAX_SAFE_INTEGER,
+              now,
+              buyers: input.buyers ?? [],
+              heldUntil: null,
+            },
+          },
+          state.status === 'none' ? state : { ...state, usesCounted: state.usesCounted + admitted },
+        );
+      } catch (err) {
+        return err;
+      }
+      this.admitted.set(couponId, admitted + 1);
+      return null;
+    });
+    if (refusal) throw refusal;
+    let done = false;
+    return {
+      done: () => {
+        if (done) return;
+        done = true;
+        const left = (this.admitted.get(couponId) ?? 1) - 1;
+        if (left > 0) this.admitted.set(couponId, left);
+        else this.admitted.delete(couponId);
+      },
+    };
   }
 
   /**

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentStreamId } from '@shop/shared/contracts/payment-events';
 import { sandboxPay } from '../payment-provider/sandbox/sandbox-pay.ts';
+import { createTenPercentCoupon } from '@shop/test-support/fixtures';
 import { CookieJar, httpClient, type HttpClient } from '@shop/test-support/http';
 import { guestOrder, type PurchaseLine } from '@shop/test-support/purchase';
 import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
@@ -452,5 +453,47 @@ describe('issue 27 defect 5: what one unpaid checkout may hold, and for how long
     );
     expect(Date.now() - createdAt).toBeGreaterThanOrEqual((RESERVATION_TTL_S - HOLD_BEFORE_DIALOG_S) * 1000 - 500);
     await stockShows(productId, 2, 5000);
+  });
+});
+
+describe('issue 27 defect 6: a coupon that cannot be used refuses before any stock is held', () => {
+  const stockEvents = async (productId: string, type: string) =>
+    (
+      await shop.db.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM catalog.events WHERE stream_id LIKE $1 AND type = $2`,
+        [`stock-${productId}%`, type],
+      )
+    ).rows[0]!.n;
+
+  it('a used-up coupon is refused with its own message and holds no stock', async () => {
+    const productId = await product('Coupon First Kurta', 10);
+    expect(
+      (await createTenPercentCoupon(shop.api, admin, { code: 'FIRST3', usageLimit: 3, isActive: true })).status,
+    ).toBe(201);
+    for (let i = 0; i < 3; i++)
+      expect((await createOrder(newBrowser(), [{ productId, quantity: 1 }], { couponCode: 'FIRST3' })).status).toBe(
+        201,
+      );
+    const loser = await createOrder(newBrowser(), [{ productId, quantity: 1 }], { couponCode: 'FIRST3' });
+    expect(loser).toMatchObject({ status: 400, body: { message: 'Coupon usage limit reached' } });
+    expect(await stockEvents(productId, 'StockReserved')).toBe(3);
+    expect(await stockEvents(productId, 'StockReleased')).toBe(0);
+  });
+
+  it('20 buyers race for a 3-use coupon on a 10-unit product: 3 win, and no loser is told the stock is gone', async () => {
+    const productId = await product('Coupon Race Kurta', 10);
+    expect(
+      (await createTenPercentCoupon(shop.api, admin, { code: 'RACE3', usageLimit: 3, isActive: true })).status,
+    ).toBe(201);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        createOrder(newBrowser(), [{ productId, quantity: 1 }], { couponCode: 'RACE3' }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(3);
+    const messages = answers.filter((a) => a.status !== 201).map((a) => a.body.message);
+    console.info(`coupon race: 20 buyers, 3 uses, 10 units -> ${JSON.stringify(messages)}`);
+    for (const m of messages) expect(m).toBe('Coupon usage limit reached');
+    await stockShows(productId, 7, 2000);
   });
 });

@@ -55,15 +55,36 @@ export function buyerOf(
 }
 
 /**
- * Holds the stock (the catalog's reservation), then, once `afterStock` has passed (the buyer's checkout
- * cap), the coupon use, and prices the order from the server's data. Every hold is undone on failure.
- * Stock comes first: a sold-out product refuses at once, before checkout writes anything.
+ * Admits the checkout to its coupon (refused at once when it cannot be used), holds the stock (the catalog's reservation), then, once `afterStock` has
+ * passed (the buyer's checkout cap), the coupon use, and prices the order from the server's data. Every hold
+ * is undone on failure. Stock comes before the coupon's hold: a sold-out product refuses at once, before
+ * checkout writes anything.
  */
 export async function holdAndPrice(
   p: PaymentPorts,
   req: CheckoutRequest,
   reservationId: string = randomUUID(),
   afterStock?: () => Promise<void>,
+): Promise<HeldOrder & { reservationId: string }> {
+  // A coupon that cannot be used refuses before any stock is held (issue 27 defect 6: a coupon race's losers
+  // held stock for a moment, and others were told a false 'only has 0 item(s) available').
+  const admitted = req.couponCode
+    ? await p.coupons.admitUse({ code: req.couponCode, buyers: buyerOf(p, req).couponKeys })
+    : null;
+  try {
+    return await holdAndPriceAdmitted(p, req, reservationId, afterStock, () => admitted?.done());
+  } finally {
+    admitted?.done(); // idempotent: refused before its use was held
+  }
+}
+
+async function holdAndPriceAdmitted(
+  p: PaymentPorts,
+  req: CheckoutRequest,
+  reservationId: string,
+  afterStock: (() => Promise<void>) | undefined,
+  /** The coupon's use is held (or refused): the admission stops counting from now. */
+  couponSettled: () => void,
 ): Promise<HeldOrder & { reservationId: string }> {
   const held = await p.inventory.reserve(reservationId, req.lines);
   if (!held.ok) throw new RefusedError(held.title, held.message);
@@ -74,13 +95,15 @@ export async function holdAndPrice(
     const subtotalPaise = lines.reduce((sum, l) => sum + l.lineTotalPaise, 0);
     let discountPaise = 0;
     if (req.couponCode) {
-      const use = await p.coupons.reserveUse({
-        code: req.couponCode,
-        reservationId,
-        orderTotalPaise: subtotalPaise,
-        buyers: buyerOf(p, req).couponKeys,
-        heldUntil: expiryOf(p, p.clock()),
-      });
+      const use = await p.coupons
+        .reserveUse({
+          code: req.couponCode,
+          reservationId,
+          orderTotalPaise: subtotalPaise,
+          buyers: buyerOf(p, req).couponKeys,
+          heldUntil: expiryOf(p, p.clock()),
+        })
+        .finally(couponSettled);
       couponCode = use.code;
       discountPaise = use.discountPaise;
     }

@@ -34,6 +34,7 @@ function fakes() {
   };
   const coupons: CouponUses = {
     reserveUse: () => Promise.reject(new Error('not used')),
+    admitUse: () => Promise.reject(new Error('not used')),
     commitUse: (code, id) => (calls.push(`count ${code} ${id}`), Promise.resolve()),
     releaseUse: (code, id) => (calls.push(`give back ${code} ${id}`), Promise.resolve()),
   };

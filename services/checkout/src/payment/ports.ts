@@ -17,6 +17,11 @@ export interface CouponUses {
     /** When the checkout's hold lapses if unpaid. */
     heldUntil: string;
   }): Promise<{ code: string; discountPaise: number }>;
+  /**
+   * Admits a checkout to the coupon before it takes stock (counted against the usage limit until `done`), or
+   * throws what reserveUse would for a coupon that cannot be used now.
+   */
+  admitUse(input: { code: string; buyers: readonly string[] }): Promise<{ done: () => void }>;
   releaseUse(code: string, reservationId: string): Promise<void>;
   commitUse(code: string, reservationId: string): Promise<void>;
 }
