@@ -21,6 +21,8 @@ import {
   openSale,
   type OrderView,
   refundedProviderOrders,
+  refundsDueByProviderOrder,
+  type PayResponse,
   type SaleBuyer,
   saleOrder,
   saleProduct,
@@ -34,7 +36,10 @@ import {
  * holds have run out (the sweep, and the catalog's backstop for holds no checkout recorded), nothing is held
  * and available + sold = stock (sold = units in placed orders); every paid order exists exactly once; a
  * payment the sandbox took is an order or a recorded refund, never lost; the coupon's used count is the
- * number of placed orders that carry it.
+ * number of placed orders that carry it. Issue 27: every fifth buyer uses the seeds' amount-only flow
+ * (create-order with the amount only, the cart sent with verify); across the crash, each payment of either flow
+ * ends as exactly one order or exactly one refund (a paid amount-only order whose verify the crash cut off is
+ * refunded when it lapses).
  */
 const STOCK = 50;
 const BUYERS = 200;
@@ -46,7 +51,9 @@ const CRASH_AT_VERIFY = 20;
 const FIRST_RUN_TTL_SECONDS = 20;
 /** Every third buyer applies it; fewer uses than such buyers, so the limit is reached while holds are live. */
 const COUPON = { code: 'CRASHSALE10', usageLimit: 10 };
-const usesCoupon = (n: number) => n % 3 === 0;
+/** The seeds' amount-only flow: create-order with the amount only, the cart comes with verify. */
+const amountOnly = (n: number) => n % 5 === 2;
+const usesCoupon = (n: number) => n % 3 === 0 && !amountOnly(n);
 
 const shops = useShopDataDir('shop-sale-crash-');
 
@@ -60,6 +67,12 @@ describe('kill -9 of the shop during a sale', () => {
     const sale = await openSale(api, DEFAULT_ADMIN, saleProduct('Crash Sale Kurta', STOCK));
     const { productId } = sale;
     await createSaleCoupon(api, sale.token, { ...COUPON, description: 'crash sale' });
+    // What one unit costs with delivery: the amount an amount-only buyer's browser asks for.
+    const charges = await api<{ deliveryCharge: number; shippingCharge: number }>('POST', '/api/delivery/calculate', {
+      body: { orderTotal: 999 },
+    });
+    expect(charges.status).toBe(200);
+    const unitTotal = 999 + charges.body.deliveryCharge + charges.body.shippingCharge;
 
     // The sale: buyers come in a crowd of CROWD at a time; three in four who get a hold pay and verify.
     const buyers: SaleBuyer[] = [];
@@ -76,9 +89,20 @@ describe('kill -9 of the shop during a sale', () => {
         shippingCharge: 0,
         deliveryCharge: 0,
       });
-      const v = await crashSaleBuy(base, b, order, fromBuyer(n), fromBuyer(10_000 + n), () => {
+      const crashAtVerify = () => {
         if (++verifies === CRASH_AT_VERIFY) crashed = crash(shop); // kill -9 of the node process only
-      });
+      };
+      const v = amountOnly(n)
+        ? await crashSaleBuy(
+            base,
+            b,
+            { amount: unitTotal, currency: 'INR', receipt: `sale_${n}` },
+            fromBuyer(n),
+            fromBuyer(10_000 + n),
+            crashAtVerify,
+            (paid: PayResponse) => ({ ...paid, orderData: order.orderData }),
+          )
+        : await crashSaleBuy(base, b, order, fromBuyer(n), fromBuyer(10_000 + n), crashAtVerify);
       if (v && v !== 'cut' && (v.status === 200 || v.status === 202) && v.body.success === true) verifiedCount++;
     };
     let next = 0;
@@ -131,7 +155,10 @@ describe('kill -9 of the shop during a sale', () => {
           orders = await adminOrders();
           const placed = new Set(orders.map((o) => o.razorpayOrderId));
           const refunds = await refundedProviderOrders(db);
-          missing = paidBuyers.filter((b) => !placed.has(b.created!) && !refunds.has(b.created!)).map((b) => b.n);
+          const refundsDue = await refundsDueByProviderOrder(db);
+          missing = paidBuyers
+            .filter((b) => !placed.has(b.created!) && !refunds.has(b.created!) && !refundsDue.has(b.created!))
+            .map((b) => b.n);
           return missing.length === 0;
         },
         `every sandbox payment (${paidBuyers.length}) to be an order or a refund`,
@@ -144,6 +171,19 @@ describe('kill -9 of the shop during a sale', () => {
 
       // Every paid order exists exactly once.
       expectEachOrderOnce(orders, confirmedBuyers(buyers));
+      // Each payment, of either flow, is exactly one order or exactly one refund: never both, never neither.
+      const refundsDue = await refundsDueByProviderOrder(db);
+      const ends = { cart: { orders: 0, refunds: 0 }, amountOnly: { orders: 0, refunds: 0 } };
+      for (const b of paidBuyers) {
+        const placedOrders = orders.filter((o) => o.razorpayOrderId === b.created).length;
+        const refunds = refundsDue.get(b.created!) ?? 0;
+        expect(placedOrders + refunds, `buyer ${b.n} (${amountOnly(b.n) ? 'amount only' : 'with cart'})`).toBe(1);
+        const flow = amountOnly(b.n) ? ends.amountOnly : ends.cart;
+        if (placedOrders) flow.orders++;
+        else flow.refunds++;
+      }
+      console.log(`crash sale: payments ended as ${JSON.stringify(ends)}`);
+      expect(ends.amountOnly.orders + ends.amountOnly.refunds, 'amount-only buyers paid').toBeGreaterThan(0);
 
       // After the hold expiry, available + sold = stock (sold = units in placed orders), and nothing is
       // held: holds of orders never paid came back through the sweep; a hold no checkout recorded (a

@@ -175,7 +175,8 @@ export interface SaleBuyer {
 /**
  * One buyer of a crash sale, recorded in `b`: create-order with `order` from `headers`; every fourth buyer
  * then walks away without paying; the others pay in the sandbox and verify from `verifyHeaders`, `onVerify`
- * running the moment the verify is on its way (where a test kills a process). Answers the verify's answer.
+ * running the moment the verify is on its way (where a test kills a process), its body `verifyBody(payment)`
+ * (the seeds' amount-only flow sends the cart there). Answers the verify's answer.
  */
 export async function crashSaleBuy(
   base: string,
@@ -184,6 +185,8 @@ export async function crashSaleBuy(
   headers: Record<string, string>,
   verifyHeaders: Record<string, string>,
   onVerify: () => void,
+  /** The verify's body for the payment (default: the payment as the sandbox answered it). */
+  verifyBody: (paid: PayResponse) => unknown = (paid) => paid,
 ): Promise<{ status: number; body: Record<string, unknown> } | 'cut' | undefined> {
   const c = await post(base, '/api/payment/create-order', order, headers);
   if (c === 'cut') return void (b.createStatus = 'cut');
@@ -195,7 +198,7 @@ export async function crashSaleBuy(
   if (p === 'cut') return void (b.paid = 'cut');
   if (p.status !== 200) return void (b.paid = 'refused');
   b.paid = p.body as unknown as PayResponse;
-  const pending = post(base, '/api/payment/verify', b.paid, verifyHeaders);
+  const pending = post(base, '/api/payment/verify', verifyBody(b.paid), verifyHeaders);
   onVerify();
   const v = await pending;
   if (v === 'cut') b.verified = { status: 'cut' };
@@ -239,4 +242,15 @@ export async function refundedProviderOrders(db: pg.Client | pg.Pool): Promise<S
       WHERE type = 'PaymentFailed' AND data->>'reason' ILIKE '%refund%'`,
   );
   return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * How many refunds checkout decided (RefundDue, once per payment) for each provider order: money taken that
+ * did not become an order, whatever the reason (paid after expiry, refused at verify, paid but never placed).
+ */
+export async function refundsDueByProviderOrder(db: pg.Client | pg.Pool): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ id: string; n: number }>(
+    `SELECT data->>'razorpayOrderId' AS id, count(*)::int AS n FROM checkout.events WHERE type = 'RefundDue' GROUP BY 1`,
+  );
+  return new Map(rows.map((r) => [r.id, r.n]));
 }
