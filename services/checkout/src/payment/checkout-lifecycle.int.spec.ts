@@ -369,6 +369,25 @@ describe('issue 27 defect 4: the amount-only flow never keeps money without an o
     expect(reason.rows[0].reason).toBe('never_placed');
   });
 
+  it('a failed attempt does not end an amount-only order: the retry in the same dialog is placed', async () => {
+    const productId = await product('Retry Open Tee', 5, '549');
+    const buyer = newBrowser();
+    const charges = await shop.api<{ deliveryCharge: number; shippingCharge: number }>(
+      'POST',
+      '/api/delivery/calculate',
+      { body: { orderTotal: 549 } },
+    );
+    const open = await openOrder(buyer, 549 + charges.body.deliveryCharge + charges.body.shippingCharge);
+    expect(open.status).toBe(201);
+    await failPayment(open.body.id);
+    await waitUntil(async () => (await countOf(open.body.id, 'PaymentFailed')) === 1, 'the payment.failed webhook');
+    expect((await cancel(buyer, open.body.id)).body.status).toBe('cancelled');
+    const cart = guestOrder('r', buyer.n, [{ productId, quantity: 1 }]).orderData;
+    const placed = await verify(buyer, { ...(await pay(open.body.id)), orderData: cart });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    expect(await outcomeOf(open.body.id)).toMatchObject({ refundsDue: 0 });
+  });
+
   it('verify refused (bad e-mail, too many units, empty cart): refunded when the order lapses', async () => {
     const productId = await product('Open Flow Tee', 50, '549');
     const buyer = newBrowser();

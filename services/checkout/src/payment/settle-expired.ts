@@ -24,12 +24,15 @@ export function settleExpired(p: PaymentPorts, orderId: string): Promise<SettleO
  * Ends an unpaid order now, the way the expiry sweep does, for `reason`: the provider is asked first, so a
  * payment completing at this moment becomes the order (created with a cart) rather than being lost. Ended by
  * its buyer (cancelled, failed, replaced), its stock, coupon use and live-checkout place are released at
- * once, not after the settlement consumer's turn, so the stock shows again within a second. A cart-less
- * order found paid is left for its verify (which brings the cart) unless its hold has lapsed.
+ * once, not after the settlement consumer's turn, so the stock shows again within a second. An order opened
+ * without a cart is ended only by its lapse (it holds nothing; its verify may still bring the cart).
  */
 export async function settleUnpaid(p: PaymentPorts, orderId: string, reason: ExpiryReason): Promise<SettleOutcome> {
   const { state } = await loadPayment(p, orderId);
   if (state.status !== 'created' && state.status !== 'open') return 'unchanged';
+  // An order opened without a cart holds nothing to give back, and a retry in the same dialog after a failed
+  // attempt may still pay it: only its lapse ends it.
+  if (state.status === 'open' && reason !== 'lapsed') return 'unchanged';
   // The sweep reads a projection that may lag a PaymentDialogOpened: the stream's own expiry decides.
   const expiresAt = 'order' in state ? state.order.expiresAt : state.opened.expiresAt;
   if (reason === 'lapsed' && Date.parse(expiresAt) > p.clock().getTime()) return 'unchanged';
@@ -46,7 +49,6 @@ export async function settleUnpaid(p: PaymentPorts, orderId: string, reason: Exp
     await recordPaid(p, orderId, paid[0]!.id, 'reconciliation');
     return 'paid';
   }
-  if (paid.length && reason !== 'lapsed') return 'unchanged'; // a cart-less order's verify may still come
   for (const payment of paid)
     await recordRefundDue(p, orderId, {
       paymentId: payment.id,
@@ -93,7 +95,7 @@ async function ownCheckout(p: PaymentPorts, orderId: string, buyerKey: string) {
 /**
  * The buyer cancelled the payment dialog (or their payment failed): the order ends now and its holds go back,
  * unless the provider says it was paid meanwhile, when it becomes the order. Idempotent. Answers 'paid' (the
- * order is, or will be, placed) or 'cancelled'.
+ * order is placed) or 'cancelled' (an order opened without a cart holds nothing and is left to lapse).
  */
 export async function cancelCheckout(
   p: PaymentPorts,
@@ -104,7 +106,7 @@ export async function cancelCheckout(
   await ownCheckout(p, orderId, buyerKey);
   await settleUnpaid(p, orderId, reason);
   const { state } = await loadPayment(p, orderId);
-  return state.status === 'verified' || state.status === 'open' ? 'paid' : 'cancelled';
+  return state.status === 'verified' ? 'paid' : 'cancelled';
 }
 
 /**
