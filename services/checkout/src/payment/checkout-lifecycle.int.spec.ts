@@ -160,6 +160,15 @@ describe('issue 27 defect 1: cancelling or failing the payment dialog gives the 
     const tookMs = await stockShows(productId, 3, 1000);
     expect(tookMs).toBeLessThan(1000);
     console.info(`stock shown again ${tookMs} ms after the cancel answered`);
+    // and the product list (its cache learns of each stock change from the projection) shows it too
+    await waitUntil(
+      async () =>
+        (await shop.api<Array<{ id: string; quantity: number }>>('GET', '/api/products')).body.find(
+          (x) => x.id === productId,
+        )?.quantity === 3,
+      'the product list to show the stock again',
+      1000,
+    );
     expect(await holdsPlace(first.body.id)).toBe(false);
     // idempotent
     expect(await cancel(buyer, first.body.id)).toMatchObject({ status: 200, body: { status: 'cancelled' } });
