@@ -137,6 +137,10 @@ export async function dialogOpened(p: PaymentPorts, orderId: string, buyerKey: s
  */
 export async function replaceCheckoutsOf(p: PaymentPorts, buyerKey: string): Promise<void> {
   for (const orderId of await p.liveCheckouts.ordersOf(buyerKey, p.clock())) {
-    await settleUnpaid(p, orderId, 'replaced');
+    // One that cannot be settled now (the provider unreachable) keeps its hold until its lapse; the new
+    // checkout goes ahead rather than fail for it.
+    await settleUnpaid(p, orderId, 'replaced').catch((err: unknown) =>
+      p.logger.warn({ err, orderId }, 'could not replace an earlier checkout of the buyer; it lapses on its own'),
+    );
   }
 }
