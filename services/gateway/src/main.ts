@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { ConfigError, loadConfig, type Config } from '@shop/shared/config/config';
+import { ConfigError, DEV_ADMIN_PASSWORD, loadConfig, type Config } from '@shop/shared/config/config';
 import { listenWhileStarting } from '@shop/shared/http/starting';
 import { createLogger } from '@shop/shared/observability/logger';
 import { Metrics } from '@shop/shared/observability/metrics';
@@ -110,7 +110,7 @@ if (config.SERVICE_URLS) {
     [
       '',
       `  Kapda shop is running at ${shop.url}`,
-      `  Admin login: ${config.ADMIN_EMAIL} / ${config.ADMIN_PASSWORD === 'admin123' ? 'admin123 (default: set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
+      `  Admin login: ${config.ADMIN_EMAIL} / ${config.ADMIN_PASSWORD === DEV_ADMIN_PASSWORD ? `${DEV_ADMIN_PASSWORD} (default: set ADMIN_PASSWORD)` : '(ADMIN_PASSWORD)'}`,
       `  Payments: ${shop.paymentSandbox ? `built-in Razorpay sandbox at ${shop.url}/razorpay-sandbox (no RAZORPAY_KEY_ID set)` : 'Razorpay'}`,
       `  Adapters: postgres=${m.db}${m.db === 'embedded' ? ` (data in ${config.DATA_DIR})` : ''}, cache=${m.cache}, bus=${m.bus}`,
       shop.webServed ? '' : '  Web app not built: run `npm run build:web` (npm start does this).',

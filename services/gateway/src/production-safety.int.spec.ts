@@ -148,6 +148,7 @@ describe('payments in production (issue 27 item 6: production without Razorpay k
   const production = {
     NODE_ENV: 'production',
     JWT_SECRET: 'k3Jq8vXz0pLr5TgW2nYb7HcM4sDe9FaU1iO6',
+    ADMIN_PASSWORD: 'Tq9-own-admin-password',
     RAZORPAY_KEY_ID: undefined,
     RAZORPAY_KEY_SECRET: undefined,
     RAZORPAY_API_URL: undefined,

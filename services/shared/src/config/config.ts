@@ -7,6 +7,8 @@ import { z } from 'zod';
  */
 export const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me!!';
 export const STRONG_SECRET_MIN_LENGTH = 32;
+/** ADMIN_PASSWORD when none is set: printed at start-up and in the README, so production refuses it. */
+export const DEV_ADMIN_PASSWORD = 'admin123';
 
 /** Why a JWT secret is not fit for production, or null when it is strong. */
 export function jwtSecretWeakness(secret: string): string | null {
@@ -115,7 +117,11 @@ const schema = z.object({
     .describe('HS256 key for access tokens; with NODE_ENV=production it must be strong (jwtSecretWeakness)'),
   JWT_EXPIRES_IN: z.string().default('7d').describe('Access-token lifetime (jsonwebtoken syntax)'),
   ADMIN_EMAIL: z.email().default('admin@shop.local').describe('First admin account, ensured at start-up'),
-  ADMIN_PASSWORD: z.string().min(6).default('admin123').describe('Password of the first admin account'),
+  ADMIN_PASSWORD: z
+    .string()
+    .min(6)
+    .default(DEV_ADMIN_PASSWORD)
+    .describe('Password of the first admin account; with NODE_ENV=production it must be set and not the default'),
   RAZORPAY_KEY_ID: z.string().optional().describe('Razorpay key id; unset = built-in sandbox'),
   RAZORPAY_KEY_SECRET: z.string().optional().describe('Razorpay key secret'),
   RAZORPAY_WEBHOOK_SECRET: z.string().optional().describe('Secret for webhook signatures'),
@@ -219,7 +225,7 @@ const schema = z.object({
     .string()
     .optional()
     .describe(
-      'production: refuse to start with a weak JWT_SECRET, or without Razorpay keys unless RAZORPAY_SANDBOX=true',
+      'production: refuse to start with a weak JWT_SECRET, the default ADMIN_PASSWORD, or without Razorpay keys unless RAZORPAY_SANDBOX=true',
     ),
   METRICS_TOKEN: z
     .string()
@@ -255,6 +261,11 @@ export function loadConfig(
   if (weakness)
     problems.push(
       `JWT_SECRET: ${cleaned.JWT_SECRET === undefined ? 'unset, so it ' : ''}${weakness}; NODE_ENV=production needs a strong secret: at least ${STRONG_SECRET_MIN_LENGTH} random characters, not the development default (e.g. openssl rand -base64 48)`,
+    );
+  // Production never signs an admin in with the password printed in the README.
+  if (cleaned.NODE_ENV === 'production' && (cleaned.ADMIN_PASSWORD ?? DEV_ADMIN_PASSWORD) === DEV_ADMIN_PASSWORD)
+    problems.push(
+      `ADMIN_PASSWORD: ${cleaned.ADMIN_PASSWORD === undefined ? 'unset, so it is' : 'is'} the published default; NODE_ENV=production needs the first admin's own password`,
     );
   // Production never takes payments through the sandbox by accident: anyone can "pay" there and get real
   // orders. It runs only when asked for by name (a demo stack).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, ConfigError } from '../config/config.ts';
+import { loadConfig, ConfigError, DEV_ADMIN_PASSWORD } from '../config/config.ts';
 
 describe('configuration', () => {
   it('selects embedded adapters when DATABASE_URL, REDIS_URL and KAFKA_BROKERS are unset', () => {
@@ -17,7 +17,11 @@ describe('configuration', () => {
     }
   });
   describe('payments in production (issue 27 item 6: production without Razorpay keys ran the sandbox)', () => {
-    const STRONG = { NODE_ENV: 'production', JWT_SECRET: 'k3Jq8vXz0pLr5TgW2nYb7HcM4sDe9FaU1iO6' };
+    const STRONG = {
+      NODE_ENV: 'production',
+      JWT_SECRET: 'k3Jq8vXz0pLr5TgW2nYb7HcM4sDe9FaU1iO6',
+      ADMIN_PASSWORD: 'Tq9-own-admin-password',
+    };
     const problemsOf = (env: Record<string, string>) => {
       try {
         loadConfig(env);
@@ -51,6 +55,34 @@ describe('configuration', () => {
       expect(loadConfig({}).RAZORPAY_SANDBOX).toBe(false);
       expect(problemsOf({ RAZORPAY_SANDBOX: 'yes' })).toEqual(["RAZORPAY_SANDBOX: 'true' or 'false'"]);
     });
+  });
+
+  it('production refuses the default ADMIN_PASSWORD, unset or set to it, as it refuses a weak JWT_SECRET (issue 25)', () => {
+    const production = {
+      NODE_ENV: 'production',
+      JWT_SECRET: 'k3Jq8vXz0pLr5TgW2nYb7HcM4sDe9FaU1iO6',
+      RAZORPAY_SANDBOX: 'true',
+    };
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        return (e as ConfigError).problems;
+      }
+    };
+    expect(problemsOf(production)).toEqual([
+      "ADMIN_PASSWORD: unset, so it is the published default; NODE_ENV=production needs the first admin's own password",
+    ]);
+    expect(problemsOf({ ...production, ADMIN_PASSWORD: DEV_ADMIN_PASSWORD })[0]).toMatch(
+      /^ADMIN_PASSWORD: is the published default/,
+    );
+    expect(loadConfig({ ...production, ADMIN_PASSWORD: 'Tq9-own-admin-password' }).ADMIN_PASSWORD).toBe(
+      'Tq9-own-admin-password',
+    );
+    // development keeps the default, as the README's first start prints it
+    expect(loadConfig({ NODE_ENV: 'development' }).ADMIN_PASSWORD).toBe(DEV_ADMIN_PASSWORD);
   });
 
   it('parses SERVICE_URLS once into a URL per named process', () => {

@@ -6,8 +6,12 @@ import { warnIfWeakJwtSecret } from '../runtime/infrastructure.ts';
 
 const STRONG = 'k3Jq8vXz0pLr5TgW2nYb7HcM4sDe9FaU1iO6';
 
-// Production with the sandbox asked for by name: only the secret is at stake here.
-const PRODUCTION = { NODE_ENV: 'production', RAZORPAY_SANDBOX: 'true' } as const;
+// Production with the sandbox asked for by name and an admin password of its own: only the secret is at stake here.
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  RAZORPAY_SANDBOX: 'true',
+  ADMIN_PASSWORD: 'Tq9-own-admin-password',
+} as const;
 
 const problemsOf = (env: Record<string, string>) => {
   try {
