@@ -9,6 +9,7 @@ import { GUEST_COOKIE } from '@shop/shared/auth/guest-identity';
 import { CookieJar, httpClient } from '@shop/test-support/http';
 import { guestOrder } from '@shop/test-support/purchase';
 import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
+import { waitUntil } from '@shop/test-support/wait-until';
 
 /** One carrier's shared address, as every test here sees the crowd (carrier-grade NAT space, RFC 6598). */
 const CARRIER = { 'x-forwarded-for': '100.64.7.1' };
@@ -52,10 +53,24 @@ describe('issue 22: guests behind one address are each a buyer of their own', ()
   it('100 guests from one address, each in its own browser, each buy one unit: no 429, all 100 units sold', async () => {
     const productId = await product('NAT Sale Kurta', 100);
     const results = await Promise.all(Array.from({ length: 100 }, (_, i) => guestBuysOne(i + 1, productId)));
-    const refused = results.filter((r) => r.step !== 'verify' || r.status >= 300);
+    // 200 with the order number, or 202 when the orders list is slow to show it at the peak: both are a sale.
+    const refused = results.filter((r) => r.step !== 'verify' || (r.status !== 200 && r.status !== 202));
     expect(refused).toEqual([]);
-    expect(new Set(results.map((r) => (r.body as { orderNumber: string }).orderNumber)).size).toBe(100);
-    expect(await available(productId)).toBe(0);
+    const ordersOfProduct = async () =>
+      (
+        await shop.api<{ orderNumber: string; items: { Product: { id: string } }[] }[]>(
+          'GET',
+          '/api/orders/admin/all',
+          { token: admin },
+        )
+      ).body.filter((o) => o.items.some((i) => i.Product.id === productId));
+    const orders = await waitUntil(async () => {
+      const found = await ordersOfProduct();
+      return found.length >= 100 && found;
+    }, '100 orders placed');
+    expect(new Set(orders.map((o) => o.orderNumber)).size).toBe(100);
+    // the product read model follows the sales a moment later
+    await waitUntil(async () => (await available(productId)) === 0, 'all 100 units shown sold');
   });
 
   it('gives each browser its own signed HttpOnly guest cookie, and keeps it', async () => {
@@ -114,8 +129,17 @@ describe('issue 22: guests behind one address are each a buyer of their own', ()
         }),
       ),
     );
-    const held = (await Promise.all([warmup, ...products].map(available))).filter((q) => q === 0).length;
-    expect(held).toBeGreaterThanOrEqual(1);
-    expect(held).toBeLessThanOrEqual(3); // MAX_LIVE_CHECKOUTS_PER_BUYER
+    // What the browser holds, as its live-checkout places say (the product read model follows a moment later).
+    const places = await shop.db.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM checkout.live_checkouts WHERE reservation_id IN (
+         SELECT data->>'reservationId' FROM checkout.events
+          WHERE type = 'PaymentOrderCreated' AND data->>'receipt' LIKE 'rcpt_cap_%')`,
+    );
+    expect(places.rows[0]!.n).toBeGreaterThanOrEqual(1);
+    expect(places.rows[0]!.n).toBeLessThanOrEqual(3); // MAX_LIVE_CHECKOUTS_PER_BUYER
+    // and the shop never shows more than that many of the nine one-unit products held
+    const shownHeld = async () =>
+      (await Promise.all([warmup, ...products].map(available))).filter((q) => q === 0).length;
+    await waitUntil(async () => (await shownHeld()) === places.rows[0]!.n, 'the product list to show the holds');
   });
 });
