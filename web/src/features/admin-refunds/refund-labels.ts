@@ -4,6 +4,7 @@ const reasons: Record<string, string> = {
   paid_after_expiry: 'Paid after the reservation expired',
   order_refused: 'Order could not be placed at payment',
   amount_mismatch: 'Amount paid differs from the order total',
+  never_placed: 'Paid, but the order was never placed',
 };
 
 /** Why the money goes back, in words an admin reads. */
