@@ -246,6 +246,9 @@ describe('checkout retries in the browser (issue 22)', () => {
     await dialog.getByText('Pay to try again, or Cancel.', { exact: false }).waitFor();
     await productShowsStock(other.page, name, size, true, RELEASED_WITHIN_MS);
     await payInDialog(page);
+    // Paid: the failed attempt's notice is withdrawn, not left beside 'Payment successful! Order placed.'
+    const notices = page.getByRole('list', { name: 'Notifications' });
+    expect(await notices.getByText('Payment failed', { exact: true }).count()).toBe(0);
     await screenshot(page, 'checkout-retries-fail-confirmation');
 
     const orders = await ordersOf(email);

@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAppDispatch } from '@/app/hooks';
-import { notificationShown } from '@/components/notifications/notifications-slice';
+import { notificationDismissed, notificationShown } from '@/components/notifications/notifications-slice';
 import { paths } from '@/config/paths';
 import { errorMessage, type ApiError } from '@/lib/api-client';
 import { formatRupees } from '@/lib/money';
@@ -55,6 +55,8 @@ export function useCheckoutPayment(onOrderPlaced: () => void) {
   const [openPaymentDialog] = useOpenPaymentDialogMutation();
   const [status, setStatus] = useState<CheckoutStatus>('idle');
   const busy = useRef(false);
+  /** The 'Payment failed' notice of an attempt in the open dialog: withdrawn if a retry there succeeds. */
+  const failureNotice = useRef<string | null>(null);
 
   const refuse = useCallback(
     (problem: Problem, type: 'error' | 'info' = 'error') =>
@@ -89,6 +91,8 @@ export function useCheckoutPayment(onOrderPlaced: () => void) {
         const answer = await verifyPayment({ ...response, orderData }).unwrap();
         if (!answer.success) throw { status: 400, message: answer.message ?? '' } satisfies ApiError;
         setStatus('success');
+        if (failureNotice.current) dispatch(notificationDismissed(failureNotice.current));
+        failureNotice.current = null;
         dispatch(
           notificationShown({
             type: 'success',
@@ -191,7 +195,10 @@ export function useCheckoutPayment(onOrderPlaced: () => void) {
           // Released at once too; a retry in this dialog that succeeds is still placed if the stock is there.
           void cancelPayment({ razorpay_order_id: order.id });
           setStatus('failed');
-          refuse({ title: 'Payment failed', message: response.error?.description || 'Payment could not be processed' });
+          failureNotice.current = refuse({
+            title: 'Payment failed',
+            message: response.error?.description || 'Payment could not be processed',
+          }).payload.id;
         });
         // Until now the server held the stock briefly; from here it holds it for the whole payment.
         void openPaymentDialog({ razorpay_order_id: order.id });
