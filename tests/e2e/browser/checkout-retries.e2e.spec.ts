@@ -263,12 +263,12 @@ describe('checkout retries in the browser (issue 22)', () => {
     await context.close();
   });
 
-  it("reload mid-dialog, then pay: the abandoned checkout's hold goes back at once, so the order takes one unit", async () => {
+  it("reload mid-dialog, then pay for the last unit of size M: the buyer's own abandoned hold never blocks them", async () => {
     const name = 'Denim Jacket';
     const size = 'M';
     const before = await productNamed(name);
-    // Two units of size M (the other sizes as they were): the buyer's abandoned checkout holds one.
-    await setSizeStock(before, size, 2);
+    // The last unit of size M (the other sizes as they were): the buyer's abandoned checkout holds it.
+    await setSizeStock(before, size, 1);
     const email = `reload-${Date.now()}@example.in`;
     const contact = { name: 'Arjun Nair', email, phone: '+91 98000 00023' };
 
@@ -278,7 +278,7 @@ describe('checkout retries in the browser (issue 22)', () => {
     await fillCheckout(page, contact);
     await openDialog(page);
     await screenshot(page, 'checkout-retries-reload-dialog');
-    expect((await productNamed(name)).sizeQuantities[size]).toBe(1); // one unit held by the open dialog
+    expect((await productNamed(name)).sizeQuantities[size]).toBe(0); // the last unit, held by the open dialog
 
     await page.reload();
     await page.getByRole('heading', { name: 'Checkout', level: 1 }).waitFor();
@@ -295,8 +295,42 @@ describe('checkout retries in the browser (issue 22)', () => {
     expect(orders).toHaveLength(1);
     expect(orders[0]!.items).toMatchObject([{ Product: { name }, orderedQuantity: 1, size }]);
     expect(paid).toEqual([orders[0]!.razorpayPaymentId]);
-    // The abandoned checkout was replaced by the new one (its unit went back), not left holding until it lapsed.
-    expect((await productNamed(name)).sizeQuantities[size]).toBe(1);
+    // The abandoned checkout was replaced by the new one (its unit went back to be bought), never sold twice.
+    await expectStockNotBelowZero(name, size, 0);
+    await context.close();
+  });
+
+  it('two tabs of one buyer, the last unit: tab A has the dialog open, tab B pays; A then pays too and is refunded', async () => {
+    const name = 'Olive Chino Trousers';
+    const size = 'XL';
+    await setSizeStock(await productNamed(name), size, 1);
+    const email = `tabs-last-${Date.now()}@example.in`;
+    const contact = { name: 'Meera Iyer', email, phone: '+91 98000 00027' };
+
+    const { context, page: tabA } = await shop.visit(VIEWPORTS.desktop);
+    const paid = paymentsTakenIn(context);
+    const tabB = await context.newPage();
+    await tabB.setViewportSize(VIEWPORTS.phone);
+    await addToCart(tabA, name, size, 1);
+    await fillCheckout(tabA, contact);
+    await openDialog(tabA);
+    // Tab A's checkout holds the last unit; tab B, the same buyer, may still pay for it (no 'only has 0').
+    await fillCheckout(tabB, contact);
+    await openDialog(tabB);
+    await payInDialog(tabB);
+    expect(await ordersOf(email)).toHaveLength(1);
+
+    await sandboxDialog(tabA).getByRole('button', { name: 'Pay', exact: true }).click();
+    await expect.poll(() => paid.length, { timeout: 15_000 }).toBe(2);
+    await notification(tabA, 'Payment verification failed').waitFor({ timeout: 20_000 });
+    await expect
+      .poll(async () => (await refunds()).filter((r) => r.customerEmail === email).length, { timeout: 20_000 })
+      .toBe(1);
+    const orders = await ordersOf(email);
+    const refunded = (await refunds()).filter((r) => r.customerEmail === email);
+    expect(orders).toHaveLength(1);
+    expect([...orders, ...refunded].map((o) => o.razorpayPaymentId).sort()).toEqual([...paid].sort());
+    await expectStockNotBelowZero(name, size, 0);
     await context.close();
   });
 

@@ -1,7 +1,13 @@
 // Browser storage under the keys the seed names. Reads and writes never throw: storage can be full,
 // disabled (private mode) or hold something another version of the app wrote.
 
-export const storageKeys = Object.freeze({ user: 'user', token: 'token', cart: 'cart' });
+export const storageKeys = Object.freeze({
+  user: 'user',
+  token: 'token',
+  cart: 'cart',
+  /** This browser's own unpaid checkout (all tabs share it): see checkout's OpenCheckout. */
+  openCheckout: 'openCheckout',
+});
 export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
 
 /** Returns the stored string, or null when absent or storage is unavailable. */

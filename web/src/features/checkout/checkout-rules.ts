@@ -56,15 +56,74 @@ export function checkoutProblem(lines: readonly CheckoutLine[], shipping: Shippi
 }
 
 /**
- * The pre-payment re-check of one line against the product as the server has it now: delisted, the
- * chosen size's stock (when stock is kept per size), else the total stock must cover the quantity.
+ * This browser's own unpaid checkout (remembered in storage, shared by its tabs, kept across a reload): what it
+ * holds and until when. The server gives those units back when this buyer checks out again (a new checkout
+ * replaces the old one), so the pre-payment re-check counts them as available to this buyer: a reload or a second
+ * tab never blocks the buyer with their own hold.
  */
-export function lineStockProblem(line: CheckoutLine, product: Product): Problem | null {
+export type OpenCheckout = {
+  razorpayOrderId: string;
+  lines: { productId: string; size: string | null; quantity: number }[];
+  createdAt: string;
+  /** Until when the server holds it, once the dialog opened (dialog-opened's answer); null before. */
+  expiresAt: string | null;
+};
+
+/**
+ * How long a checkout holds its stock before its dialog opens, as the shop's default (HOLD_BEFORE_DIALOG_SECONDS).
+ * Guessing wrong only means the server decides: its refusal carries the same title and message.
+ */
+const HOLD_BEFORE_DIALOG_MS = 120_000;
+
+/** Whether the server still holds `open`'s stock at `now`, as far as this browser can tell. */
+function stillHeld(open: OpenCheckout, now: Date): boolean {
+  const until = open.expiresAt ? Date.parse(open.expiresAt) : Date.parse(open.createdAt) + HOLD_BEFORE_DIALOG_MS;
+  return Number.isFinite(until) && now.getTime() < until;
+}
+
+/**
+ * Units of `line`'s product the buyer's own open checkout still holds: of its size when `bySize`, else of any size.
+ */
+export function ownHeldUnits(open: OpenCheckout | null, line: CheckoutLine, bySize: boolean, now: Date): number {
+  if (!open || !stillHeld(open, now)) return 0;
+  return open.lines
+    .filter((held) => held.productId === String(line.id) && (!bySize || held.size === (line.size || null)))
+    .reduce((sum, held) => sum + held.quantity, 0);
+}
+
+/** The open checkout as stored, or null when absent or not of this shape (another version of the app wrote it). */
+export function parseOpenCheckout(value: unknown): OpenCheckout | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Partial<OpenCheckout>;
+  if (typeof v.razorpayOrderId !== 'string' || !Array.isArray(v.lines) || typeof v.createdAt !== 'string') return null;
+  const lines = v.lines.filter(
+    (l): l is OpenCheckout['lines'][number] =>
+      typeof l === 'object' && l !== null && typeof l.productId === 'string' && typeof l.quantity === 'number',
+  );
+  return {
+    razorpayOrderId: v.razorpayOrderId,
+    lines: lines.map((l) => ({ productId: l.productId, size: l.size ?? null, quantity: l.quantity })),
+    createdAt: v.createdAt,
+    expiresAt: typeof v.expiresAt === 'string' ? v.expiresAt : null,
+  };
+}
+
+/**
+ * The pre-payment re-check of one line against the product as the server has it now: delisted, the
+ * chosen size's stock (when stock is kept per size), else the total stock must cover the quantity. Units the
+ * buyer's own open checkout holds count as available to them (`own`).
+ */
+export function lineStockProblem(
+  line: CheckoutLine,
+  product: Product,
+  own: OpenCheckout | null = null,
+  now: Date = new Date(),
+): Problem | null {
   const { name } = line;
   if (product.isDelisted) return { title: 'Product not available', message: `${name} is no longer available` };
   const requested = line.quantity;
   if (line.size && hasSizeStock(product)) {
-    const inSize = Math.max(0, product.sizeQuantities[line.size] ?? 0);
+    const inSize = Math.max(0, product.sizeQuantities[line.size] ?? 0) + ownHeldUnits(own, line, true, now);
     if (inSize < requested)
       return {
         title: 'Size not available',
@@ -72,7 +131,7 @@ export function lineStockProblem(line: CheckoutLine, product: Product): Problem 
       };
     return null;
   }
-  const total = availableStock(product, null);
+  const total = availableStock(product, null) + ownHeldUnits(own, line, false, now);
   if (total < requested)
     return {
       title: 'Not enough stock',

@@ -8,9 +8,11 @@ import {
   EMPTY_SHIPPING,
   lineStockProblem,
   normaliseCouponCode,
+  parseOpenCheckout,
   withProfile,
   withSavedAddress,
   type CheckoutLine,
+  type OpenCheckout,
   type ShippingDetails,
 } from './checkout-rules';
 
@@ -95,6 +97,57 @@ describe('the pre-payment re-check of a line', () => {
     expect(
       lineStockProblem(line({ quantity: 6 }), buildProduct({ quantity: 0, sizeQuantities: { M: 2, L: 4 } })),
     ).toBeNull();
+  });
+
+  describe("counts the buyer's own open checkout as theirs (a reload or a second tab never blocks them)", () => {
+    const now = new Date('2026-11-27T10:00:00Z');
+    const own = (overrides: Partial<OpenCheckout> = {}): OpenCheckout => ({
+      razorpayOrderId: 'order_1',
+      lines: [{ productId: '7', size: 'M', quantity: 1 }],
+      createdAt: '2026-11-27T09:59:30Z',
+      expiresAt: null,
+      ...overrides,
+    });
+    const lastM = buildProduct({ quantity: 0, sizeQuantities: { M: 0, L: 5 } });
+
+    it('the last unit of size M, held by this browser, can be paid for again', () => {
+      expect(lineStockProblem(line({ size: 'M' }), lastM, own(), now)).toBeNull();
+      // never more than it holds
+      expect(lineStockProblem(line({ size: 'M', quantity: 2 }), lastM, own(), now)?.message).toBe(
+        'Linen Kurta - Size M only has 1 item(s) available. You requested 2.',
+      );
+    });
+
+    it("not another size's, another product's, or a hold the server has let go", () => {
+      expect(
+        lineStockProblem(line({ size: 'M' }), lastM, own({ lines: [{ productId: '7', size: 'S', quantity: 1 }] }), now),
+      ).not.toBeNull();
+      expect(
+        lineStockProblem(line({ size: 'M' }), lastM, own({ lines: [{ productId: '8', size: 'M', quantity: 1 }] }), now),
+      ).not.toBeNull();
+      // before the dialog opened: held two minutes
+      expect(
+        lineStockProblem(line({ size: 'M' }), lastM, own({ createdAt: '2026-11-27T09:57:59Z' }), now),
+      ).not.toBeNull();
+      // after: until the server said
+      const opened = own({ createdAt: '2026-11-27T09:50:00Z', expiresAt: '2026-11-27T10:05:00Z' });
+      expect(lineStockProblem(line({ size: 'M' }), lastM, opened, now)).toBeNull();
+      expect(
+        lineStockProblem(line({ size: 'M' }), lastM, { ...opened, expiresAt: '2026-11-27T09:59:59Z' }, now),
+      ).not.toBeNull();
+    });
+
+    it('a product sold by one count: any size the checkout held counts', () => {
+      const product = buildProduct({ quantity: 1 });
+      const held = own({ lines: [{ productId: '7', size: null, quantity: 2 }] });
+      expect(lineStockProblem(line({ quantity: 3 }), product, held, now)).toBeNull();
+    });
+
+    it('reads only what this app stored', () => {
+      expect(parseOpenCheckout(own())).toEqual(own());
+      for (const junk of [null, 'x', 1, {}, { razorpayOrderId: 'o', lines: 'x', createdAt: 'y' }])
+        expect(parseOpenCheckout(junk)).toBeNull();
+    });
   });
 });
 

@@ -103,7 +103,7 @@ export const checkoutApi = api.injectEndpoints({
       invalidatesTags: ['Product'],
     }),
     /** Right before the dialog opens: the server holds the stock for the full payment time from then. */
-    openPaymentDialog: build.mutation<void, { razorpay_order_id: string }>({
+    openPaymentDialog: build.mutation<{ razorpay_order_id: string; expiresAt: string }, { razorpay_order_id: string }>({
       query: (body) => ({ url: '/payment/dialog-opened', method: 'POST', body }),
     }),
   }),

@@ -5,6 +5,7 @@ import { notificationDismissed, notificationShown } from '@/components/notificat
 import { paths } from '@/config/paths';
 import { errorMessage, type ApiError } from '@/lib/api-client';
 import { formatRupees } from '@/lib/money';
+import { readStoredJson, storageKeys, writeStoredJson, writeStoredText } from '@/lib/storage';
 import type { OrderTotals } from '@/lib/order-totals';
 import {
   useCancelPaymentMutation,
@@ -20,7 +21,9 @@ import {
   checkoutProblem,
   lineStockProblem,
   lookupProblem,
+  parseOpenCheckout,
   type CheckoutLine,
+  type OpenCheckout,
   type Problem,
   type ShippingDetails,
 } from '../checkout-rules';
@@ -29,6 +32,15 @@ import { checkoutScriptUrl, loadCheckoutScript, PAYMENT_THEME_COLOR, type Razorp
 /** Idle, then processing after Pay (checking, paying, verifying), then one of the outcomes. */
 export type CheckoutStatus =
   'idle' | 'checking' | 'paying' | 'verifying' | 'success' | 'cancelled' | 'failed' | 'verification-failed';
+
+/** This browser's own unpaid checkout, as the last Pay in any of its tabs left it. */
+const readOpenCheckout = (): OpenCheckout | null => parseOpenCheckout(readStoredJson(storageKeys.openCheckout));
+const rememberOpenCheckout = (open: OpenCheckout | null) =>
+  open ? writeStoredJson(storageKeys.openCheckout, open) : writeStoredText(storageKeys.openCheckout, null);
+/** Forgets the open checkout if it is still `razorpayOrderId` (another tab may have opened a newer one). */
+const forgetOpenCheckout = (razorpayOrderId: string) => {
+  if (readOpenCheckout()?.razorpayOrderId === razorpayOrderId) rememberOpenCheckout(null);
+};
 
 const isApiError = (error: unknown): error is ApiError =>
   typeof error === 'object' && error !== null && 'status' in error && 'message' in error;
@@ -67,6 +79,9 @@ export function useCheckoutPayment(onOrderPlaced: () => void) {
   /** The first line the server can no longer supply, or null when every line is still available. */
   const recheckLines = useCallback(
     async (lines: readonly CheckoutLine[]): Promise<Problem | null> => {
+      // Units this buyer's own unpaid checkout holds (a reload, a second tab) are theirs to buy again: the new
+      // checkout replaces that one on the server, which gives them back first.
+      const own = readOpenCheckout();
       for (const line of lines) {
         let product;
         try {
@@ -76,7 +91,7 @@ export function useCheckoutPayment(onOrderPlaced: () => void) {
             return { title: 'Product not available', message: `${line.name} is no longer available` };
           return lookupProblem(line);
         }
-        const problem = lineStockProblem(line, product);
+        const problem = lineStockProblem(line, product, own);
         if (problem) return problem;
       }
       return null;
@@ -90,6 +105,7 @@ export function useCheckoutPayment(onOrderPlaced: () => void) {
       try {
         const answer = await verifyPayment({ ...response, orderData }).unwrap();
         if (!answer.success) throw { status: 400, message: answer.message ?? '' } satisfies ApiError;
+        forgetOpenCheckout(response.razorpay_order_id);
         setStatus('success');
         if (failureNotice.current) dispatch(notificationDismissed(failureNotice.current));
         failureNotice.current = null;
@@ -159,6 +175,13 @@ export function useCheckoutPayment(onOrderPlaced: () => void) {
         });
       }
 
+      rememberOpenCheckout({
+        razorpayOrderId: order.id,
+        lines: orderData.items.map((i) => ({ productId: String(i.productId), size: i.size, quantity: i.quantity })),
+        createdAt: new Date().toISOString(),
+        expiresAt: null,
+      });
+
       let Razorpay;
       try {
         Razorpay = await loadCheckoutScript(checkoutScriptUrl(order.key_id));
@@ -184,6 +207,7 @@ export function useCheckoutPayment(onOrderPlaced: () => void) {
             ondismiss: () => {
               // The stock goes back now, not when the hold lapses: Pay works again at once, for everyone.
               void cancelPayment({ razorpay_order_id: order.id });
+              forgetOpenCheckout(order.id);
               busy.current = false;
               setStatus('cancelled');
               refuse({ title: 'Payment cancelled', message: 'Your cart is kept; you can pay again.' }, 'info');
@@ -194,6 +218,7 @@ export function useCheckoutPayment(onOrderPlaced: () => void) {
         dialog.on('payment.failed', (response: RazorpayFailure) => {
           // Released at once too; a retry in this dialog that succeeds is still placed if the stock is there.
           void cancelPayment({ razorpay_order_id: order.id });
+          forgetOpenCheckout(order.id);
           setStatus('failed');
           failureNotice.current = refuse({
             title: 'Payment failed',
@@ -201,7 +226,13 @@ export function useCheckoutPayment(onOrderPlaced: () => void) {
           }).payload.id;
         });
         // Until now the server held the stock briefly; from here it holds it for the whole payment.
-        void openPaymentDialog({ razorpay_order_id: order.id });
+        void openPaymentDialog({ razorpay_order_id: order.id })
+          .unwrap()
+          .then(({ expiresAt }) => {
+            const open = readOpenCheckout();
+            if (open?.razorpayOrderId === order.id) rememberOpenCheckout({ ...open, expiresAt });
+          })
+          .catch(() => undefined);
         dialog.open();
       } catch {
         busy.current = false;
