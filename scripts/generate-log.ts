@@ -211,6 +211,40 @@ export async function generateLog(opts: {
 
     /** An admin edit; `kind` in [0, 1) picks which (by default at random). */
     const edits = new Set<number>();
+    /** A shopper's review, approved by the admin seven times in ten (the rest stay pending). */
+    const submitTestimonial = async () => {
+      const u = pick(users);
+      const id = uuidOf(`testimonial-${counter}-${testimonials.length}`);
+      testimonials.push(id);
+      const at = now();
+      await emit(
+        'accounts',
+        `testimonial-${id}`,
+        'TestimonialSubmitted',
+        {
+          testimonialId: id,
+          userId: u.id,
+          rating: 1 + Math.floor(rnd() * 5),
+          text: 'Lovely fabric',
+          submittedAt: at,
+        },
+        { actor: u.id, occurredAt: at },
+      );
+      if (rnd() < 0.7)
+        await emit(
+          'accounts',
+          `testimonial-${id}`,
+          'TestimonialModerated',
+          {
+            testimonialId: id,
+            from: 'pending',
+            to: 'approved',
+            by: 'admin',
+            at: now(),
+          },
+          { actor: 'admin', occurredAt: at },
+        );
+    };
     const adminEdit = async (kind?: number) => {
       const at = now();
       const meta = { actor: 'admin', occurredAt: at };
@@ -316,37 +350,7 @@ export async function generateLog(opts: {
         continue;
       }
       if (r < 0.063) {
-        const u = pick(users);
-        const id = uuidOf(`testimonial-${counter}`);
-        testimonials.push(id);
-        const at = now();
-        await emit(
-          'accounts',
-          `testimonial-${id}`,
-          'TestimonialSubmitted',
-          {
-            testimonialId: id,
-            userId: u.id,
-            rating: 1 + Math.floor(rnd() * 5),
-            text: 'Lovely fabric',
-            submittedAt: at,
-          },
-          { actor: u.id, occurredAt: at },
-        );
-        if (rnd() < 0.7)
-          await emit(
-            'accounts',
-            `testimonial-${id}`,
-            'TestimonialModerated',
-            {
-              testimonialId: id,
-              from: 'pending',
-              to: 'approved',
-              by: 'admin',
-              at: now(),
-            },
-            { actor: 'admin', occurredAt: at },
-          );
+        await submitTestimonial();
         continue;
       }
       // A sale attempt.
@@ -461,6 +465,15 @@ export async function generateLog(opts: {
           },
           meta,
         );
+      // Half the buyers get as far as the payment dialog: the hold then lasts the full reservation time.
+      if (rnd() < 0.5)
+        await emit(
+          'checkout',
+          payment,
+          'PaymentDialogOpened',
+          { razorpayOrderId, expiresAt: new Date(Date.parse(at) + 900_000).toISOString(), openedAt: at },
+          meta,
+        );
       if (rnd() < 0.03)
         await emit(
           'checkout',
@@ -472,8 +485,56 @@ export async function generateLog(opts: {
       if (opts.events - total() < 40) {
         // The last few checkouts are still waiting for their payment: their holds are live.
       } else if (rnd() < 0.85) {
+        // A few buyers cancel the dialog and their payment still goes through: the stock is held again for it.
+        let paidReservationId = reservationId;
+        let paidHoldId = holdId;
+        let paidHolds = holds;
+        if (!coupon && rnd() < 0.04) {
+          const cancelledAt = now();
+          const cmeta = { actor: u.id, correlationId: reservationId, occurredAt: cancelledAt };
+          await emit(
+            'checkout',
+            payment,
+            'PaymentOrderExpired',
+            { razorpayOrderId, reservationId, expiredAt: cancelledAt, reason: 'cancelled' },
+            cmeta,
+          );
+          await emit(
+            'catalog',
+            stockStream,
+            'StockReleased',
+            { productId: p.id, size, reservationId: holdId, quantity, reason: 'cancelled', at: cancelledAt },
+            cmeta,
+          );
+          const revivedAt = now();
+          paidReservationId = uuidOf(`revival-${counter}`);
+          paidHoldId = `${paidReservationId}#0`;
+          paidHolds = holds.map((h) => ({ ...h, holdId: paidHoldId }));
+          const rmeta = { actor: 'webhook', correlationId: paidReservationId, occurredAt: revivedAt };
+          await emit(
+            'catalog',
+            stockStream,
+            'StockReserved',
+            {
+              productId: p.id,
+              size,
+              reservationId: paidHoldId,
+              quantity,
+              at: revivedAt,
+              expiresAt: new Date(Date.parse(revivedAt) + 900_000).toISOString(),
+            },
+            rmeta,
+          );
+          await emit(
+            'checkout',
+            payment,
+            'PaymentOrderRevived',
+            { razorpayOrderId, reservationId: paidReservationId, holds: paidHolds, revivedAt },
+            rmeta,
+          );
+        }
         const paidAt = now();
-        const pmeta = { actor: 'checkout', correlationId: reservationId, occurredAt: paidAt };
+        const pmeta = { actor: 'checkout', correlationId: paidReservationId, occurredAt: paidAt };
         await emit(
           'checkout',
           payment,
@@ -482,8 +543,8 @@ export async function generateLog(opts: {
             ...priced,
             razorpayOrderId,
             razorpayPaymentId: `pay_${razorpayOrderId.slice(6)}`,
-            reservationId,
-            holds,
+            reservationId: paidReservationId,
+            holds: paidHolds,
             currency: 'INR',
             via: 'checkout',
             verifiedAt: paidAt,
@@ -494,7 +555,7 @@ export async function generateLog(opts: {
           'catalog',
           stockStream,
           'StockCommitted',
-          { productId: p.id, size, reservationId: holdId, quantity, at: paidAt },
+          { productId: p.id, size, reservationId: paidHoldId, quantity, at: paidAt },
           pmeta,
         );
         if (coupon)
@@ -596,14 +657,15 @@ export async function generateLog(opts: {
       { userId: users[0]!.id, promotedAt },
       { actor: 'admin', occurredAt: promotedAt },
     );
-    if (testimonials.length)
-      await emit(
-        'accounts',
-        `testimonial-${testimonials[0]!}`,
-        'TestimonialDeleted',
-        { testimonialId: testimonials[0]!, by: 'admin', at: promotedAt },
-        { actor: 'admin', occurredAt: promotedAt },
-      );
+    // Two reviews at least, so that one is taken down and the other stays, even in a small log.
+    while (testimonials.length < 2) await submitTestimonial();
+    await emit(
+      'accounts',
+      `testimonial-${testimonials[0]!}`,
+      'TestimonialDeleted',
+      { testimonialId: testimonials[0]!, by: 'admin', at: promotedAt },
+      { actor: 'admin', occurredAt: promotedAt },
+    );
     for (const s of ['accounts', 'catalog', 'checkout', 'orders'] as const) await flush(s);
     if (orders > 0) await pool.query(`SELECT setval('orders.order_number_seq', $1)`, [100000 + orders]);
     return { url, events: written, orders, seconds: (Date.now() - started) / 1000 };

@@ -81,7 +81,7 @@ describe('replay folds', () => {
     const folded = await replayProjections({ pool, targets: targets(true), foldBatchSize: 700 });
     const expected = checksums(generic);
     expect(Object.keys(expected).sort()).toEqual(CONSUMERS.flatMap((c) => PROJECTION_TABLES[c.name]!).sort());
-    for (const table of Object.keys(expected)) expect(expected[table]).not.toMatch(/^0:/); // every table has rows
+    for (const table of Object.keys(expected)) expect(expected[table], table).not.toMatch(/^0:/); // every table has rows
     expect(checksums(folded)).toEqual(expected);
     expect(folded.map((r) => r.events)).toEqual(generic.map((r) => r.events));
 
