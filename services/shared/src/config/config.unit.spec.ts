@@ -1,16 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, ConfigError, DEV_ADMIN_PASSWORD } from '../config/config.ts';
-
-/** What loadConfig refuses in `env`, or [] when it starts. */
-const problemsOf = (env: Record<string, string>) => {
-  try {
-    loadConfig(env);
-  } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError);
-    return (e as ConfigError).problems;
-  }
-  return [];
-};
+import { loadConfig, ConfigError } from '../config/config.ts';
 
 describe('configuration', () => {
   it('selects embedded adapters when DATABASE_URL, REDIS_URL and KAFKA_BROKERS are unset', () => {
@@ -32,6 +21,15 @@ describe('configuration', () => {
       NODE_ENV: 'production',
       JWT_SECRET: 'k3Jq8vXz0pLr5TgW2nYb7HcM4sDe9FaU1iO6',
       ADMIN_PASSWORD: 'Tq9-own-admin-password',
+    };
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        return (e as ConfigError).problems;
+      }
+      return [];
     };
 
     it('refuses to start without real keys, naming them and RAZORPAY_SANDBOX', () => {
@@ -57,25 +55,6 @@ describe('configuration', () => {
       expect(loadConfig({}).RAZORPAY_SANDBOX).toBe(false);
       expect(problemsOf({ RAZORPAY_SANDBOX: 'yes' })).toEqual(["RAZORPAY_SANDBOX: 'true' or 'false'"]);
     });
-  });
-
-  it('production refuses the default ADMIN_PASSWORD, unset or set to it, as it refuses a weak JWT_SECRET (issue 25)', () => {
-    const production = {
-      NODE_ENV: 'production',
-      JWT_SECRET: 'k3Jq8vXz0pLr5TgW2nYb7HcM4sDe9FaU1iO6',
-      RAZORPAY_SANDBOX: 'true',
-    };
-    expect(problemsOf(production)).toEqual([
-      "ADMIN_PASSWORD: unset, so it is the published default; NODE_ENV=production needs the first admin's own password",
-    ]);
-    expect(problemsOf({ ...production, ADMIN_PASSWORD: DEV_ADMIN_PASSWORD })[0]).toMatch(
-      /^ADMIN_PASSWORD: is the published default/,
-    );
-    expect(loadConfig({ ...production, ADMIN_PASSWORD: 'Tq9-own-admin-password' }).ADMIN_PASSWORD).toBe(
-      'Tq9-own-admin-password',
-    );
-    // development keeps the default, as the README's first start prints it
-    expect(loadConfig({ NODE_ENV: 'development' }).ADMIN_PASSWORD).toBe(DEV_ADMIN_PASSWORD);
   });
 
   it('parses SERVICE_URLS once into a URL per named process', () => {

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEV_JWT_SECRET, jwtSecretWeakness, loadConfig } from './config.ts';
+import { ConfigError, DEV_ADMIN_PASSWORD, DEV_JWT_SECRET, jwtSecretWeakness, loadConfig } from './config.ts';
 import { warnIfWeakJwtSecret } from '../runtime/infrastructure.ts';
 
 const STRONG = 'k3Jq8vXz0pLr5TgW2nYb7HcM4sDe9FaU1iO6';
@@ -70,5 +70,22 @@ describe('JWT_SECRET in production (issue 15, defect 7: the default JWT_SECRET i
     lines.length = 0;
     warnIfWeakJwtSecret(loadConfig({ JWT_SECRET: STRONG }), pino({ level: 'info' }, sink));
     expect(lines).toHaveLength(0);
+  });
+});
+
+describe('ADMIN_PASSWORD in production', () => {
+  it('production refuses the default ADMIN_PASSWORD, unset or set to it, as it refuses a weak JWT_SECRET (issue 25)', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: STRONG, RAZORPAY_SANDBOX: 'true' };
+    expect(problemsOf(production)).toEqual([
+      "ADMIN_PASSWORD: unset, so it is the published default; NODE_ENV=production needs the first admin's own password",
+    ]);
+    expect(problemsOf({ ...production, ADMIN_PASSWORD: DEV_ADMIN_PASSWORD })[0]).toMatch(
+      /^ADMIN_PASSWORD: is the published default/,
+    );
+    expect(loadConfig({ ...production, ADMIN_PASSWORD: 'Tq9-own-admin-password' }).ADMIN_PASSWORD).toBe(
+      'Tq9-own-admin-password',
+    );
+    // development keeps the default, as the README's first start prints it
+    expect(loadConfig({ NODE_ENV: 'development' }).ADMIN_PASSWORD).toBe(DEV_ADMIN_PASSWORD);
   });
 });
