@@ -67,7 +67,7 @@ export function useCheckoutPayment(onOrderPlaced: () => void) {
   const [openPaymentDialog] = useOpenPaymentDialogMutation();
   const [status, setStatus] = useState<CheckoutStatus>('idle');
   const busy = useRef(false);
-  /** The 'Payment failed' notice of an attempt in the open dialog: withdrawn if a retry there succeeds. */
+  /** The 'Payment cancelled' or 'Payment failed' notice of the last attempt: withdrawn once a payment succeeds. */
   const failureNotice = useRef<string | null>(null);
 
   const refuse = useCallback(
@@ -210,7 +210,11 @@ export function useCheckoutPayment(onOrderPlaced: () => void) {
               forgetOpenCheckout(order.id);
               busy.current = false;
               setStatus('cancelled');
-              refuse({ title: 'Payment cancelled', message: 'Your cart is kept; you can pay again.' }, 'info');
+              // Withdrawn if the buyer then pays: it must not stand beside the success on the next page.
+              failureNotice.current = refuse(
+                { title: 'Payment cancelled', message: 'Your cart is kept; you can pay again.' },
+                'info',
+              ).payload.id;
             },
           },
         });

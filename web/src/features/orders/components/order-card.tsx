@@ -1,5 +1,6 @@
 import { DeliveryStatusBadge } from '@/components/orders/delivery-status-badge';
 import { formatRupees } from '@/lib/money';
+import { chargeRows } from '@/lib/order-totals';
 import { deliveryAddress } from '@/types/order';
 import { orderTotals, type Order } from '../order-schema';
 import styles from './order-card.module.css';
@@ -50,10 +51,14 @@ export function OrderCard({ order }: { order: Order }) {
             <dt>Discount{order.couponCode ? ` (${order.couponCode})` : ''}</dt>
             <dd>{totals.discount > 0 ? `-${formatRupees(totals.discount)}` : formatRupees(0)}</dd>
           </div>
-          <div>
-            <dt>Delivery</dt>
-            <dd>{totals.delivery > 0 ? formatRupees(totals.delivery) : 'Free'}</dd>
-          </div>
+          {chargeRows({ shippingCharge: order.shippingCharge ?? 0, deliveryCharge: order.deliveryCharge ?? 0 }).map(
+            (charge) => (
+              <div key={charge.label}>
+                <dt>{charge.label}</dt>
+                <dd>{charge.amount > 0 ? formatRupees(charge.amount) : 'Free'}</dd>
+              </div>
+            ),
+          )}
           <div className={styles.grandTotal}>
             <dt>Total</dt>
             <dd>{formatRupees(totals.total)}</dd>
