@@ -364,20 +364,23 @@ export async function generateLog(opts: {
       const stockStream = `stock-${p.id}${size ? `:${size}` : ''}`;
       const at = now();
       const meta = { actor: u.id, correlationId: reservationId, occurredAt: at };
-      await emit(
-        'catalog',
-        stockStream,
-        'StockReserved',
-        {
-          productId: p.id,
-          size,
-          reservationId: holdId,
-          quantity,
-          at,
-          expiresAt: new Date(Date.parse(at) + 900_000).toISOString(),
-        },
-        meta,
-      );
+      /** The catalog holds the sale's units under `hold` from `from` for the reservation time. */
+      const reserveStock = (hold: string, from: string, m: Parameters<typeof emit>[4]) =>
+        emit(
+          'catalog',
+          stockStream,
+          'StockReserved',
+          {
+            productId: p.id,
+            size,
+            reservationId: hold,
+            quantity,
+            at: from,
+            expiresAt: new Date(Date.parse(from) + 900_000).toISOString(),
+          },
+          m,
+        );
+      await reserveStock(holdId, at, meta);
       const coupon = rnd() < 0.2 ? pick(coupons) : null;
       const subtotalPaise = p.pricePaise * quantity;
       const discountPaise = coupon ? Math.min(50_000, Math.round(subtotalPaise / 10)) : 0;
@@ -511,20 +514,7 @@ export async function generateLog(opts: {
           paidHoldId = `${paidReservationId}#0`;
           paidHolds = holds.map((h) => ({ ...h, holdId: paidHoldId }));
           const rmeta = { actor: 'webhook', correlationId: paidReservationId, occurredAt: revivedAt };
-          await emit(
-            'catalog',
-            stockStream,
-            'StockReserved',
-            {
-              productId: p.id,
-              size,
-              reservationId: paidHoldId,
-              quantity,
-              at: revivedAt,
-              expiresAt: new Date(Date.parse(revivedAt) + 900_000).toISOString(),
-            },
-            rmeta,
-          );
+          await reserveStock(paidHoldId, revivedAt, rmeta);
           await emit(
             'checkout',
             payment,

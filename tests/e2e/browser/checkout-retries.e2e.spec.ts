@@ -159,6 +159,49 @@ async function payInDialog(page: Page) {
   expect(await storedCart(page)).toEqual([]);
 }
 
+/**
+ * Two tabs of one buyer (one browser context, one guest cookie) at the given widths: tab A opens the payment dialog
+ * for one unit of `name` in `size`, then tab B checks out and pays (its checkout replaces tab A's), so the buyer has
+ * one order. Tab A's dialog stays open. `paid`: every payment the dialogs took.
+ */
+async function tabBPaysWhileTabAWaits(
+  name: string,
+  size: string,
+  contact: { name: string; email: string; phone: string },
+  widths: { a: { width: number; height: number }; b: { width: number; height: number } },
+) {
+  const { context, page: tabA } = await shop.visit(widths.a);
+  const paid = paymentsTakenIn(context);
+  const tabB = await context.newPage();
+  await tabB.setViewportSize(widths.b);
+  await addToCart(tabA, name, size, 1);
+  await fillCheckout(tabA, contact);
+  await openDialog(tabA);
+  await fillCheckout(tabB, contact);
+  await openDialog(tabB);
+  await payInDialog(tabB);
+  expect(await ordersOf(contact.email)).toHaveLength(1);
+  return { context, tabA, paid };
+}
+
+/**
+ * Tab A pays in its still-open dialog when nothing is left for it: it is told, and the payment is refunded. Every
+ * payment of the buyer is then exactly one order or one refund, and `size` of `name` is sold out, never below 0.
+ */
+async function tabAPaysAndIsRefunded(tabA: Page, paid: string[], email: string, name: string, size: string) {
+  await sandboxDialog(tabA).getByRole('button', { name: 'Pay', exact: true }).click();
+  await expect.poll(() => paid.length, { timeout: 15_000 }).toBe(2);
+  await notification(tabA, 'Payment verification failed').waitFor({ timeout: 20_000 });
+  await expect
+    .poll(async () => (await refunds()).filter((r) => r.customerEmail === email).length, { timeout: 20_000 })
+    .toBe(1);
+  const orders = await ordersOf(email);
+  const refunded = (await refunds()).filter((r) => r.customerEmail === email);
+  expect(orders).toHaveLength(1);
+  expect([...orders, ...refunded].map((o) => o.razorpayPaymentId).sort()).toEqual([...paid].sort());
+  await expectStockNotBelowZero(name, size, 0);
+}
+
 describe('checkout retries in the browser (issue 22)', () => {
   it('cancel, then pay again at once: the whole stock of a product is bought; another shopper saw it back right after the cancel', async () => {
     const name = 'Mustard Kanjivaram Saree';
@@ -307,30 +350,12 @@ describe('checkout retries in the browser (issue 22)', () => {
     const email = `tabs-last-${Date.now()}@example.in`;
     const contact = { name: 'Meera Iyer', email, phone: '+91 98000 00027' };
 
-    const { context, page: tabA } = await shop.visit(VIEWPORTS.desktop);
-    const paid = paymentsTakenIn(context);
-    const tabB = await context.newPage();
-    await tabB.setViewportSize(VIEWPORTS.phone);
-    await addToCart(tabA, name, size, 1);
-    await fillCheckout(tabA, contact);
-    await openDialog(tabA);
     // Tab A's checkout holds the last unit; tab B, the same buyer, may still pay for it (no 'only has 0').
-    await fillCheckout(tabB, contact);
-    await openDialog(tabB);
-    await payInDialog(tabB);
-    expect(await ordersOf(email)).toHaveLength(1);
-
-    await sandboxDialog(tabA).getByRole('button', { name: 'Pay', exact: true }).click();
-    await expect.poll(() => paid.length, { timeout: 15_000 }).toBe(2);
-    await notification(tabA, 'Payment verification failed').waitFor({ timeout: 20_000 });
-    await expect
-      .poll(async () => (await refunds()).filter((r) => r.customerEmail === email).length, { timeout: 20_000 })
-      .toBe(1);
-    const orders = await ordersOf(email);
-    const refunded = (await refunds()).filter((r) => r.customerEmail === email);
-    expect(orders).toHaveLength(1);
-    expect([...orders, ...refunded].map((o) => o.razorpayPaymentId).sort()).toEqual([...paid].sort());
-    await expectStockNotBelowZero(name, size, 0);
+    const { context, tabA, paid } = await tabBPaysWhileTabAWaits(name, size, contact, {
+      a: VIEWPORTS.desktop,
+      b: VIEWPORTS.phone,
+    });
+    await tabAPaysAndIsRefunded(tabA, paid, email, name, size);
     await context.close();
   });
 
@@ -341,18 +366,11 @@ describe('checkout retries in the browser (issue 22)', () => {
     const email = `tabs-order-${Date.now()}@example.in`;
     const contact = { name: 'Divya Menon', email, phone: '+91 98000 00024' };
 
-    const { context, page: tabA } = await shop.visit(VIEWPORTS.phone);
-    const paid = paymentsTakenIn(context);
-    const tabB = await context.newPage();
-    await tabB.setViewportSize(VIEWPORTS.desktop);
-    await addToCart(tabA, name, size, 1);
-    await fillCheckout(tabA, contact);
-    await openDialog(tabA);
     // Tab B (same cart, same guest cookie) checks out and pays: its checkout replaces tab A's.
-    await fillCheckout(tabB, contact);
-    await openDialog(tabB);
-    await payInDialog(tabB);
-    expect(await ordersOf(email)).toHaveLength(1);
+    const { context, tabA, paid } = await tabBPaysWhileTabAWaits(name, size, contact, {
+      a: VIEWPORTS.phone,
+      b: VIEWPORTS.desktop,
+    });
     expect((await productNamed(name)).sizeQuantities[size]).toBe(1);
 
     // Tab A's dialog is still open and the shopper pays there: its ended checkout takes the unit still on sale.
@@ -374,17 +392,10 @@ describe('checkout retries in the browser (issue 22)', () => {
     const email = `tabs-refund-${Date.now()}@example.in`;
     const contact = { name: 'Farah Khan', email, phone: '+91 98000 00025' };
 
-    const { context, page: tabA } = await shop.visit(VIEWPORTS.desktop);
-    const paid = paymentsTakenIn(context);
-    const tabB = await context.newPage();
-    await tabB.setViewportSize(VIEWPORTS.phone);
-    await addToCart(tabA, name, size, 1);
-    await fillCheckout(tabA, contact);
-    await openDialog(tabA);
-    await fillCheckout(tabB, contact);
-    await openDialog(tabB);
-    await payInDialog(tabB);
-    expect(await ordersOf(email)).toHaveLength(1);
+    const { context, tabA, paid } = await tabBPaysWhileTabAWaits(name, size, contact, {
+      a: VIEWPORTS.desktop,
+      b: VIEWPORTS.phone,
+    });
 
     // Another shopper buys the last unit.
     const otherEmail = `tabs-other-${Date.now()}@example.in`;
@@ -396,24 +407,13 @@ describe('checkout retries in the browser (issue 22)', () => {
     await payInDialog(other.page);
     expect((await productNamed(name)).sizeQuantities[size]).toBe(0);
 
-    // Tab A's dialog is still open: the shopper pays there. Nothing is left for it: the payment is refunded.
-    await sandboxDialog(tabA).getByRole('button', { name: 'Pay', exact: true }).click();
-    await expect.poll(() => paid.length, { timeout: 15_000 }).toBe(2);
-    await notification(tabA, 'Payment verification failed').waitFor({ timeout: 20_000 });
+    // Tab A's dialog is still open: the shopper pays there. Nothing is left for it: the payment is refunded, and
+    // every payment is an order or a refund, each exactly once; the stock never went below 0.
+    await tabAPaysAndIsRefunded(tabA, paid, email, name, size);
     await tabA.getByText(/This payment could not be accepted; it will be refunded\./).waitFor();
     await screenshot(tabA, 'checkout-retries-tabs-a-refunded');
     expect(tabA.url()).not.toMatch(CONFIRMATION_URL);
-
-    // Every payment is an order or a refund, each exactly once; the stock never went below 0.
-    await expect
-      .poll(async () => (await refunds()).filter((r) => r.customerEmail === email).length, { timeout: 20_000 })
-      .toBe(1);
-    const orders = await ordersOf(email);
-    const refunded = (await refunds()).filter((r) => r.customerEmail === email);
-    expect(orders).toHaveLength(1);
-    expect([...orders, ...refunded].map((o) => o.razorpayPaymentId).sort()).toEqual([...paid].sort());
     expect((await ordersOf(otherEmail)).map((o) => o.razorpayPaymentId)).toEqual(otherPaid);
-    await expectStockNotBelowZero(name, size, 0);
     await other.context.close();
     await context.close();
   });
