@@ -181,14 +181,14 @@ export function paymentRouter(deps: {
     );
     const orderNumber = await deps.waitForOrder(body.razorpay_order_id, version);
     // The payment is recorded either way; if the orders list is slow to show it (a sale's peak), say so
-    // rather than fail: the order reaches My Orders by push a moment later.
+    // rather than fail: the order reaches the confirmation page and My Orders a moment later (words fit for guests too).
     // The confirmation link's token goes only to this caller: past payments.verify, the one who holds the payment's
     // signature (which the provider hands to the paying browser alone).
     const orderToken = deps.orderToken(body.razorpay_order_id);
     if (!orderNumber)
       return void res.status(202).json({
         success: true,
-        message: 'Payment successful! Your order will appear in My Orders shortly.',
+        message: 'Payment successful! Your order is being placed and will appear in a moment.',
         orderNumber: null,
         orderToken,
       });
