@@ -141,14 +141,18 @@ export function mayRevive(state: PaymentOrderState): boolean {
 /** Thrown when money arrived for a reservation that had already lapsed: the payment is to be refunded. */
 export class PaymentAfterExpiryError extends ConflictError {
   constructor() {
-    super('Your payment arrived after the reservation expired; it will be refunded. If you still want the items, please place the order again.');
+    super(
+      'Your payment arrived after the reservation expired; it will be refunded. If you still want the items, please place the order again.',
+    );
   }
 }
 
 /** Thrown when a payment whose refund is already due is presented again: it never becomes an order. */
 export class PaymentRefundDueError extends ConflictError {
   constructor() {
-    super('This payment could not be accepted; it will be refunded. If you still want the items, please place the order again.');
+    super(
+      'This payment could not be accepted; it will be refunded. If you still want the items, please place the order again.',
+    );
   }
 }
 
