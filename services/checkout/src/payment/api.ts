@@ -161,7 +161,12 @@ export function paymentRouter(deps: {
       if (body.amount === undefined) throw new ValidationError('amount is required (or send orderData)');
       const amountPaise = rupeesToPaise(body.amount);
       if (amountPaise < 100) throw new ValidationError('Order total must be at least ₹1.00');
-      order = await payments.openOrder({ amountPaise, receipt, userId: req.user?.id ?? null, buyerKey: buyerKeyOf(req) });
+      order = await payments.openOrder({
+        amountPaise,
+        receipt,
+        userId: req.user?.id ?? null,
+        buyerKey: buyerKeyOf(req),
+      });
     }
     res.status(201).json({
       id: order.id,
