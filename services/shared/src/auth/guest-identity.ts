@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
+import { cookieOf, setCookie } from '../http/cookies.ts';
 import { SignedIds } from './signed-ids.ts';
 
 declare module 'express-serve-static-core' {
@@ -18,6 +19,8 @@ export const GUEST_COOKIE = 'kapda_guest';
 /** A guest id: 128 random bits, base64url. */
 const GUEST_ID = /^[A-Za-z0-9_-]{22}$/;
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
+/** Requests whose guest identity was made for them just now: a browser with no cookie, so no history. */
+const mintedFor = new WeakSet<Request>();
 
 /**
  * Tells guests apart without trusting the caller: each browser gets an id of its own in an HttpOnly cookie, signed
@@ -57,29 +60,16 @@ export class GuestIdentity {
 
   private mint(req: Request, res: Response): string {
     const id = randomBytes(16).toString('base64url');
-    if (!res.headersSent) {
-      const attributes = ['Path=/', `Max-Age=${ONE_YEAR_SECONDS}`, 'HttpOnly', 'SameSite=Lax'];
-      if (isHttps(req)) attributes.push('Secure');
-      res.append('Set-Cookie', `${GUEST_COOKIE}=${this.sign(id)}; ${attributes.join('; ')}`);
-    }
+    mintedFor.add(req);
+    setCookie(req, res, {
+      name: GUEST_COOKIE,
+      value: this.sign(id),
+      path: '/',
+      maxAgeSeconds: ONE_YEAR_SECONDS,
+      sameSite: 'Lax',
+    });
     return id;
   }
-}
-
-/** Over TLS, or behind a proxy that says so (asked only then: `req.secure` parses the trusted proxy chain). */
-const isHttps = (req: Request): boolean =>
-  (req.socket as { encrypted?: boolean }).encrypted === true ||
-  (req.headers['x-forwarded-proto'] !== undefined && req.secure);
-
-/** One cookie's value from the Cookie header (no cookie-parser: this is the only cookie the API reads). */
-export function cookieOf(req: Request, name: string): string | undefined {
-  const header = req.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
 }
 
 /**
@@ -89,4 +79,10 @@ export function cookieOf(req: Request, name: string): string | undefined {
 export const buyerKeyOf = (req: Request): string => (req.user ? `user:${req.user.id}` : `guest:${req.guestId}`);
 
 /** The client address as a limit key: the backstop budget shared by everyone behind one address. */
+/**
+ * Whether this buyer arrived with nothing to their name: a guest whose identity this very request minted (a
+ * browser without the cookie) can have no earlier checkout, so none need be looked for.
+ */
+export const isFirstVisit = (req: Request): boolean => !req.user && mintedFor.has(req);
+
 export const clientAddressKeyOf = (req: Request): string => `ip:${req.ip ?? 'unknown'}`;

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { cookieOf } from './guest-identity.ts';
+import { cookieOf, setCookie } from '../http/cookies.ts';
 import { SignedIds } from './signed-ids.ts';
 
 /** The cookie by which a browser shows it has logged in to an account before. */
@@ -40,9 +40,13 @@ export class KnownDevices {
   /** Sets the cookie on a successful log-in's answer (before it is sent). */
   remember(req: Request, res: Response, email: string): void {
     const expiresAt = Math.floor(this.clock().getTime() / 1000) + NINETY_DAYS_SECONDS;
-    const attributes = [`Path=${COOKIE_PATH}`, `Max-Age=${NINETY_DAYS_SECONDS}`, 'HttpOnly', 'SameSite=Strict'];
-    if (req.secure) attributes.push('Secure');
-    res.append('Set-Cookie', `${DEVICE_COOKIE}=${this.sign(email, expiresAt)}; ${attributes.join('; ')}`);
+    setCookie(req, res, {
+      name: DEVICE_COOKIE,
+      value: this.sign(email, expiresAt),
+      path: COOKIE_PATH,
+      maxAgeSeconds: NINETY_DAYS_SECONDS,
+      sameSite: 'Strict',
+    });
   }
 
   private expiriesOf(email: string): SignedIds {
