@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { UnavailableError, ValidationError } from '@shop/shared/errors/errors';
-import { buyerKeyOf, clientAddressKeyOf } from '@shop/shared/auth/guest-identity';
+import { buyerKeyOf, clientAddressKeyOf, isFirstVisit } from '@shop/shared/auth/guest-identity';
 import { requireAdmin } from '@shop/shared/auth/tokens';
 import { rateLimit } from '@shop/shared/http/rate-limit';
 import { rupeesInput } from '@shop/shared/http/amount-input';
@@ -147,6 +147,7 @@ export function paymentRouter(deps: {
       receipt,
       buyerKey: buyerKeyOf(req),
       clientAddressKey: clientAddressKeyOf(req),
+      firstVisit: isFirstVisit(req),
     };
   };
 

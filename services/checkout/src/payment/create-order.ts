@@ -33,7 +33,8 @@ const heldUntilDialogOf = (p: Pick<PaymentPorts, 'reservationTtlMs' | 'holdBefor
 export async function createOrder(p: PaymentPorts, req: CheckoutRequest): Promise<CreatedOrder> {
   const reservationId = randomUUID();
   const buyer = buyerOf(p, req);
-  await replaceCheckoutsOf(p, buyer.key);
+  // A browser that came without its guest cookie has no earlier checkout: no query for one on a sale's hot path.
+  if (!req.firstVisit) await replaceCheckoutsOf(p, buyer.key);
   const takePlace = async () => {
     const now = p.clock();
     // The place normally goes when the order is paid or expires; this is a backstop for a crash in between.

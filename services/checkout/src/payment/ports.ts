@@ -42,6 +42,8 @@ export interface CheckoutRequest {
   buyerKey: string;
   /** The client's address key (`ip:<req.ip>`): the backstop cap on live checkouts from one address. */
   clientAddressKey: string;
+  /** A guest whose identity this request minted: no earlier checkout of theirs to replace (isFirstVisit). */
+  firstVisit?: boolean;
 }
 
 /** What the payment commands work over: the payment log, the other slices and services, the provider. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buyerKeyOf, GUEST_COOKIE, GuestIdentity } from './guest-identity.ts';
+import { buyerKeyOf, GUEST_COOKIE, GuestIdentity, isFirstVisit } from './guest-identity.ts';
 
 /** A request through the middleware, with the Set-Cookie lines its answer got. */
 function through(identity: GuestIdentity, req: Record<string, unknown>) {
@@ -53,6 +53,18 @@ describe('GuestIdentity', () => {
       expect(r.req.guestId).not.toBe(id);
       expect(r.setCookies).toHaveLength(1);
     }
+  });
+
+  it('tells a first visit (identity minted by this request) from a returning browser or an account', () => {
+    const first = through(identity, {});
+    void first.req.guestId;
+    expect(isFirstVisit(first.req)).toBe(true);
+    const cookie = `${GUEST_COOKIE}=${cookieValue(first.setCookies[0]!)}`;
+    const back = through(identity, { headers: { cookie } });
+    void back.req.guestId;
+    expect(isFirstVisit(back.req)).toBe(false);
+    const account = through(identity, { user: { id: 'u-2', email: 'b@c.in', name: 'B', isAdmin: false } });
+    expect(isFirstVisit(account.req)).toBe(false);
   });
 
   it('marks the cookie Secure over TLS', () => {
