@@ -55,10 +55,10 @@ export function buyerOf(
 }
 
 /**
- * Admits the checkout to its coupon (refused at once when it cannot be used), holds the stock (the catalog's reservation), then, once `afterStock` has
- * passed (the buyer's checkout cap), the coupon use, and prices the order from the server's data. Every hold
- * is undone on failure. Stock comes before the coupon's hold: a sold-out product refuses at once, before
- * checkout writes anything.
+ * Admits the checkout to its coupon (refused at once when it cannot be used), holds the stock (the catalog's
+ * reservation), then, once `afterStock` has passed (the buyer's checkout cap), the coupon use, and prices the
+ * order from the server's data. Every hold is undone on failure. Stock comes before the coupon's hold: a
+ * sold-out product refuses at once, before checkout writes anything.
  */
 export async function holdAndPrice(
   p: PaymentPorts,
