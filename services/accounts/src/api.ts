@@ -1,13 +1,11 @@
-import { Router } from 'express';
 import { z } from 'zod';
 import { verifyPassword } from '@shop/shared/auth/passwords';
-import { KnownDevices } from '@shop/shared/auth/known-devices';
-import { requireAdmin, requireAuth, type TokenService } from '@shop/shared/auth/tokens';
+import type { KnownDevices } from '@shop/shared/auth/known-devices';
 import { NotFoundError, UnauthorizedError, UnavailableError } from '@shop/shared/errors/errors';
 import { loginLimits } from '@shop/shared/http/login-limits';
 import { rateLimit } from '@shop/shared/http/rate-limit';
 import { indianPhoneInput } from '@shop/shared/http/phone-input';
-import { parseInput } from '@shop/shared/http/validation';
+import { routeOf } from '@shop/shared/http/route-table';
 import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import type { Accounts } from './accounts.ts';
@@ -61,71 +59,130 @@ export const ProfileBody = z.object({
     .transform(blankToNull),
 });
 
-/** Routes of the accounts service: /api/auth/... */
-export function accountsRouter(ctx: ServiceContext, accounts: Accounts): Router {
-  const r = Router();
-  const tokens: TokenService = ctx.tokens;
-  // Failed log-ins per account and address, per address, and per account from any address (a browser that
-  // logged in to the account before is exempt from that one), shared through Redis.
-  const devices = new KnownDevices(ctx.config.JWT_SECRET);
-  const loginLimit = loginLimits({ devices });
-  const registerLimit = rateLimit({
+/** What the account routes use: `devices` tells browsers that logged in to an account before. */
+export type AccountsPorts = Pick<ServiceContext, 'pool' | 'tokens' | 'waitForProjection'> & {
+  accounts: Accounts;
+  devices: KnownDevices;
+};
+
+const route = routeOf<AccountsPorts>('accounts');
+
+const NOT_YET_READABLE = 'Account saved but not yet readable, please retry in a moment';
+const waitForUser = async (ctx: AccountsPorts, userId: string, version: number) => {
+  await awaitReadable(
+    ctx,
+    { schema: 'accounts', consumer: USERS_PROJECTION },
+    { streamId: userStreamId(userId), version },
+    NOT_YET_READABLE,
+  );
+  const user = await findUserById(ctx.pool, userId);
+  if (!user) throw new UnavailableError(NOT_YET_READABLE);
+  return user;
+};
+const session = (ctx: AccountsPorts, user: UserView) => ({ user, token: ctx.tokens.sign(user) });
+
+const registerLimit = () => [
+  rateLimit({
     name: 'register',
     windowMs: 60_000,
     max: 30,
     message: 'Too many sign-ups from this address, please try again in a minute',
-  });
+  }),
+];
+// Failed log-ins per account and address, per address, and per account from any address (a browser that
+// logged in to the account before is exempt from that one), shared through Redis.
+const loginLimit = ({ devices }: AccountsPorts) => [loginLimits({ devices })];
 
-  const NOT_YET_READABLE = 'Account saved but not yet readable, please retry in a moment';
-  const waitForUser = async (userId: string, version: number) => {
-    await awaitReadable(
-      ctx,
-      { schema: 'accounts', consumer: USERS_PROJECTION },
-      { streamId: userStreamId(userId), version },
-      NOT_YET_READABLE,
-    );
-    const user = await findUserById(ctx.pool, userId);
-    if (!user) throw new UnavailableError(NOT_YET_READABLE);
-    return user;
-  };
-  const session = (user: UserView) => ({ user, token: tokens.sign(user) });
-
-  r.post('/api/auth/register', registerLimit, async (req, res) => {
-    const body = parseInput(RegisterBody, req.body);
-    const { userId, version } = await accounts.register(body);
-    res.status(201).json({ message: 'Account created', ...session(await waitForUser(userId, version)) });
-  });
-
-  r.post('/api/auth/login', loginLimit, async (req, res) => {
-    const body = parseInput(LoginBody, req.body);
-    const found = await findUserByEmail(ctx.pool, body.email);
-    // Same message and similar work whether the e-mail or the password is wrong.
-    const ok = await verifyPassword(
-      body.password,
-      found?.passwordHash ?? 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + 'A'.repeat(86),
-    );
-    if (!found || !ok) throw new UnauthorizedError('Invalid email or password');
-    const { passwordHash: _hash, ...user } = found;
-    devices.remember(req, res, body.email);
-    res.json({ message: 'Login successful', ...session(user) });
-  });
-
-  r.get('/api/auth/me', requireAuth, async (req, res) => {
-    const user = await findUserById(ctx.pool, req.user!.id);
-    if (!user) throw new NotFoundError('User not found');
-    res.json(user);
-  });
-
-  r.put('/api/auth/me', requireAuth, async (req, res) => {
-    const body = parseInput(ProfileBody, req.body);
-    const version = await accounts.updateProfile(req.user!.id, body);
-    const user = await waitForUser(req.user!.id, version);
-    res.json({ ...user, user, token: tokens.sign(user) });
-  });
-
-  r.get('/api/auth/admin/users', requireAdmin, async (_req, res) => {
-    res.json(await listUsers(ctx.pool));
-  });
-
-  return r;
-}
+/** Routes of the accounts service: /api/auth/... */
+export const ACCOUNTS_API_ROUTES = [
+  route({
+    method: 'post',
+    path: '/api/auth/register',
+    auth: 'public',
+    summary: 'Create an account; answers the user and a token',
+    body: RegisterBody,
+    middleware: registerLimit,
+    responses: {
+      201: 'Account created: {message, user, token}',
+      400: 'Bad input (names the field)',
+      409: 'The e-mail is already registered',
+      429: 'Too many sign-ups from this address',
+      503: 'Saved but not yet readable',
+    },
+    handler: (ctx) => async (_req, res, { body }) => {
+      const { userId, version } = await ctx.accounts.register(body);
+      res.status(201).json({ message: 'Account created', ...session(ctx, await waitForUser(ctx, userId, version)) });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/auth/login',
+    auth: 'public',
+    summary: 'Log in with e-mail and password; answers the user and a token',
+    body: LoginBody,
+    middleware: loginLimit,
+    responses: {
+      200: '{message, user, token}',
+      400: 'Bad input',
+      401: 'Invalid email or password',
+      429: 'Too many login attempts',
+    },
+    handler: (ctx) => async (req, res, { body }) => {
+      const found = await findUserByEmail(ctx.pool, body.email);
+      // Same message and similar work whether the e-mail or the password is wrong.
+      const ok = await verifyPassword(
+        body.password,
+        found?.passwordHash ?? 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + 'A'.repeat(86),
+      );
+      if (!found || !ok) throw new UnauthorizedError('Invalid email or password');
+      const { passwordHash: _hash, ...user } = found;
+      ctx.devices.remember(req, res, body.email);
+      res.json({ message: 'Login successful', ...session(ctx, user) });
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/auth/me',
+    auth: 'user',
+    summary: 'The signed-in user',
+    responses: {
+      200: 'The user {id, name, email, phone, dob, gender, isAdmin}',
+      401: 'Not signed in',
+      404: 'User not found',
+    },
+    handler: (ctx) => async (req, res) => {
+      const user = await findUserById(ctx.pool, req.user!.id);
+      if (!user) throw new NotFoundError('User not found');
+      res.json(user);
+    },
+  }),
+  route({
+    method: 'put',
+    path: '/api/auth/me',
+    auth: 'user',
+    summary: 'Change the profile (name, email, phone, dob, gender); answers the user and a fresh token',
+    body: ProfileBody,
+    responses: {
+      200: 'The user, also under `user`, and a fresh `token`',
+      400: 'Bad input (names the field)',
+      401: 'Not signed in',
+      409: 'The e-mail belongs to another account',
+      503: 'Saved but not yet readable',
+    },
+    handler: (ctx) => async (req, res, { body }) => {
+      const version = await ctx.accounts.updateProfile(req.user!.id, body);
+      const user = await waitForUser(ctx, req.user!.id, version);
+      res.json({ ...user, user, token: ctx.tokens.sign(user) });
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/auth/admin/users',
+    auth: 'admin',
+    summary: 'Every user (admin)',
+    responses: { 200: 'List of users', 401: 'Not signed in', 403: 'Not an admin' },
+    handler: (ctx) => async (_req, res) => {
+      res.json(await listUsers(ctx.pool));
+    },
+  }),
+];

@@ -1,6 +1,9 @@
+import { Router } from 'express';
+import { KnownDevices } from '@shop/shared/auth/known-devices';
+import { mountRoutes, type RouteSpec } from '@shop/shared/http/route-table';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
 import { Accounts } from './accounts.ts';
-import { accountsRouter } from './api.ts';
+import { ACCOUNTS_API_ROUTES } from './api.ts';
 import { USERS_PROJECTION, usersProjection } from './read-models/users/users-projection.ts';
 import {
   TESTIMONIALS_PROJECTION,
@@ -8,10 +11,11 @@ import {
 } from './read-models/testimonials/testimonials-projection.ts';
 import { seedDemoTestimonials } from './seed/seed-testimonials.ts';
 import { Testimonials } from './testimonials.ts';
-import { testimonialsRouter } from './testimonials-api.ts';
+import { TESTIMONIALS_ROUTES } from './testimonials-api.ts';
 import { userStreamId } from './user/events.ts';
 
-export { ACCOUNTS_ROUTES } from './routes.ts';
+/** Every route the accounts service mounts. */
+export const ACCOUNTS_ROUTES: RouteSpec[] = [...ACCOUNTS_API_ROUTES, ...TESTIMONIALS_ROUTES];
 export { requireReviewer } from './testimonials-api.ts';
 
 export { usersProjection } from './read-models/users/users-projection.ts';
@@ -26,8 +30,10 @@ export function createAccountsService(
 ): ServiceModule & { accounts: Accounts } {
   const accounts = new Accounts(ctx.eventStore('accounts'), ctx.clock);
   const testimonials = new Testimonials(ctx.eventStore('accounts'), ctx.clock);
-  const router = accountsRouter(ctx, accounts);
-  router.use(testimonialsRouter(ctx, testimonials));
+  const { pool, tokens, waitForProjection } = ctx;
+  const devices = new KnownDevices(ctx.config.JWT_SECRET);
+  const router = mountRoutes(Router(), ACCOUNTS_API_ROUTES, { pool, tokens, waitForProjection, accounts, devices });
+  mountRoutes(router, TESTIMONIALS_ROUTES, { pool, waitForProjection, testimonials });
   return {
     name: 'accounts',
     accounts,

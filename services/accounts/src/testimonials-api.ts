@@ -1,9 +1,9 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import { isServiceSubject, requireAdmin } from '@shop/shared/auth/tokens';
+import { isServiceSubject } from '@shop/shared/auth/tokens';
 import { NotFoundError, TooManyRequestsError, UnauthorizedError } from '@shop/shared/errors/errors';
 import { rateLimit } from '@shop/shared/http/rate-limit';
-import { parseInput } from '@shop/shared/http/validation';
+import { routeOf } from '@shop/shared/http/route-table';
 import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import { RATING_MESSAGE } from './testimonial/decider.ts';
@@ -54,67 +54,127 @@ const MODERATED_MESSAGE = {
   pending: 'Testimonial set back to pending',
 } as const;
 
-/** Routes of testimonials: /api/testimonials/... (shoppers submit, admins moderate, everyone reads approved). */
-export function testimonialsRouter(ctx: ServiceContext, testimonials: Testimonials): Router {
-  const r = Router();
-  const reviewLimit = rateLimit({
+/** What the testimonial routes use. */
+export type TestimonialsPorts = Pick<ServiceContext, 'pool' | 'waitForProjection'> & { testimonials: Testimonials };
+
+const route = routeOf<TestimonialsPorts>('accounts');
+
+const reviewLimit = () => [
+  rateLimit({
     name: 'testimonial-submissions',
     windowMs: 60 * 60_000,
     max: REVIEW_LIMITS.perHour,
     message: TOO_MANY_REVIEWS_MESSAGE,
     key: (req) => req.user!.id,
     countSuccessesOnly: true,
-  });
+  }),
+];
 
-  const waitForTestimonial = (testimonialId: string, version: number) =>
-    awaitReadable(
-      ctx,
-      { schema: 'accounts', consumer: TESTIMONIALS_PROJECTION },
-      { streamId: testimonialStreamId(testimonialId), version },
-      'Saved, but the testimonials list has not caught up yet; refresh in a moment',
-    );
-  const readBack = async (testimonialId: string, version: number) => {
-    await waitForTestimonial(testimonialId, version);
-    const found = await findTestimonial(ctx.pool, testimonialId);
-    if (!found) throw new NotFoundError('Testimonial not found');
-    return found;
-  };
+const waitForTestimonial = (ctx: TestimonialsPorts, testimonialId: string, version: number) =>
+  awaitReadable(
+    ctx,
+    { schema: 'accounts', consumer: TESTIMONIALS_PROJECTION },
+    { streamId: testimonialStreamId(testimonialId), version },
+    'Saved, but the testimonials list has not caught up yet; refresh in a moment',
+  );
+const readBack = async (ctx: TestimonialsPorts, testimonialId: string, version: number) => {
+  await waitForTestimonial(ctx, testimonialId, version);
+  const found = await findTestimonial(ctx.pool, testimonialId);
+  if (!found) throw new NotFoundError('Testimonial not found');
+  return found;
+};
 
-  r.get('/api/testimonials', async (_req, res) => {
-    res.json(await listApprovedTestimonials(ctx.pool));
-  });
-
-  r.post('/api/testimonials', requireReviewer, reviewLimit, async (req, res) => {
-    const user = req.user!;
-    const body = parseInput(SubmitBody, req.body ?? {});
-    // Read from the projection, which every earlier submission waited for before answering.
-    if ((await countPendingTestimonials(ctx.pool, user.id)) >= REVIEW_LIMITS.pending)
-      throw new TooManyRequestsError(TOO_MANY_PENDING_MESSAGE);
-    const { testimonialId, version } = await testimonials.submit({ userId: user.id, ...body });
-    const testimonial = asPublicTestimonial(await readBack(testimonialId, version));
-    res.status(201).json({
-      message: 'Thank you for your review! It will appear once it has been approved.',
-      ...testimonial,
-      testimonial,
-    });
-  });
-
-  r.get('/api/testimonials/admin/all', requireAdmin, async (_req, res) => {
-    res.json(await listAllTestimonials(ctx.pool));
-  });
-
-  r.put('/api/testimonials/admin/:id', requireAdmin, async (req, res) => {
-    const { id } = parseInput(IdParam, req.params);
-    const { status } = parseInput(ModerateBody, req.body ?? {});
-    const version = await testimonials.moderate(id, status, req.user!.id);
-    res.json({ message: MODERATED_MESSAGE[status], ...(await readBack(id, version)) });
-  });
-
-  r.delete('/api/testimonials/admin/:id', requireAdmin, async (req, res) => {
-    const { id } = parseInput(IdParam, req.params);
-    await waitForTestimonial(id, await testimonials.delete(id, req.user!.id));
-    res.json({ message: 'Testimonial deleted', id });
-  });
-
-  return r;
-}
+/** Routes of testimonials: /api/testimonials/... (shoppers submit, admins moderate, everyone reads approved). */
+export const TESTIMONIALS_ROUTES = [
+  route({
+    method: 'get',
+    path: '/api/testimonials',
+    auth: 'public',
+    summary: 'Approved reviews, newest first',
+    responses: { 200: '[{id, rating, text, status, createdAt, User: {name}}]' },
+    handler: (ctx) => async (_req, res) => {
+      res.json(await listApprovedTestimonials(ctx.pool));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/testimonials',
+    auth: 'user',
+    guard: requireReviewer,
+    summary: 'Submit a review (pending until an admin approves it)',
+    body: SubmitBody,
+    middleware: reviewLimit,
+    responses: {
+      201: '{message, testimonial} (the testimonial also at the top)',
+      400: 'Bad input: review text required, rating a whole number 1-5',
+      401: 'Please login to submit a review',
+      503: 'Saved but not yet readable',
+    },
+    handler: (ctx) => async (req, res, { body }) => {
+      const user = req.user!;
+      // Read from the projection, which every earlier submission waited for before answering.
+      if ((await countPendingTestimonials(ctx.pool, user.id)) >= REVIEW_LIMITS.pending)
+        throw new TooManyRequestsError(TOO_MANY_PENDING_MESSAGE);
+      const { testimonialId, version } = await ctx.testimonials.submit({ userId: user.id, ...body });
+      const testimonial = asPublicTestimonial(await readBack(ctx, testimonialId, version));
+      res.status(201).json({
+        message: 'Thank you for your review! It will appear once it has been approved.',
+        ...testimonial,
+        testimonial,
+      });
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/testimonials/admin/all',
+    auth: 'admin',
+    summary: 'Every review in every status (admin)',
+    responses: {
+      200: 'List of testimonials with userId and User {name, email}',
+      401: 'Not signed in',
+      403: 'Not an admin',
+    },
+    handler: (ctx) => async (_req, res) => {
+      res.json(await listAllTestimonials(ctx.pool));
+    },
+  }),
+  route({
+    method: 'put',
+    path: '/api/testimonials/admin/:id',
+    auth: 'admin',
+    summary: 'Moderate a review: pending, approved or rejected (admin)',
+    params: IdParam,
+    body: ModerateBody,
+    responses: {
+      200: '{message, ...testimonial}',
+      400: 'Bad id or status',
+      401: 'Not signed in',
+      403: 'Not an admin',
+      404: 'Testimonial not found',
+      503: 'Saved but not yet readable',
+    },
+    handler: (ctx) => async (req, res, { params: { id }, body: { status } }) => {
+      const version = await ctx.testimonials.moderate(id, status, req.user!.id);
+      res.json({ message: MODERATED_MESSAGE[status], ...(await readBack(ctx, id, version)) });
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/api/testimonials/admin/:id',
+    auth: 'admin',
+    summary: 'Delete a review (admin)',
+    params: IdParam,
+    responses: {
+      200: '{message, id}',
+      400: 'Bad id',
+      401: 'Not signed in',
+      403: 'Not an admin',
+      404: 'Testimonial not found',
+      503: 'Deleted but the list has not caught up',
+    },
+    handler: (ctx) => async (req, res, { params: { id } }) => {
+      await waitForTestimonial(ctx, id, await ctx.testimonials.delete(id, req.user!.id));
+      res.json({ message: 'Testimonial deleted', id });
+    },
+  }),
+];

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { Router } from 'express';
-import { route, type RouteSpec } from '@shop/shared/http/route-table';
+import { mountRoutes, routeOf } from '@shop/shared/http/route-table';
 import {
   AUTH_NOTE,
   openApiDocument,
@@ -9,26 +9,6 @@ import {
   type OpenApiOperation,
 } from '@shop/shared/http/openapi';
 import { ROUTE_TABLE } from './route-table.ts';
-
-/** The document's own routes, answered by the gateway (embedded shop and distributed gateway alike). */
-export const DOCS_ROUTES: RouteSpec[] = [
-  route({
-    method: 'get',
-    path: '/api/openapi.json',
-    auth: 'public',
-    service: 'gateway',
-    summary: 'This API as an OpenAPI 3.1 document',
-    responses: { 200: 'The OpenAPI document' },
-  }),
-  route({
-    method: 'get',
-    path: '/api/docs',
-    auth: 'public',
-    service: 'gateway',
-    summary: 'This API as an HTML page: each route, who may call it, its parameters, body and answers',
-    responses: { 200: 'An HTML page' },
-  }),
-];
 
 const version = (
   JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -114,18 +94,37 @@ export function docsPage(doc: OpenApiDocument): string {
   ].join('\n');
 }
 
+const route = routeOf<Record<string, never>>('gateway');
+
 let page: string | undefined;
+/** The document's own routes, answered by the gateway (embedded shop and distributed gateway alike). */
+export const DOCS_ROUTES = [
+  route({
+    method: 'get',
+    path: '/api/openapi.json',
+    auth: 'public',
+    summary: 'This API as an OpenAPI 3.1 document',
+    responses: { 200: 'The OpenAPI document' },
+    handler: () => (_req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.json(shopOpenApiDocument());
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/docs',
+    auth: 'public',
+    summary: 'This API as an HTML page: each route, who may call it, its parameters, body and answers',
+    responses: { 200: 'An HTML page' },
+    handler: () => (_req, res) => {
+      page ??= docsPage(shopOpenApiDocument());
+      res.setHeader('Cache-Control', 'no-cache');
+      res.type('html').send(page);
+    },
+  }),
+];
+
 /** GET /api/openapi.json and GET /api/docs. */
 export function apiDocsRouter(): Router {
-  const r = Router();
-  r.get('/api/openapi.json', (_req, res) => {
-    res.setHeader('Cache-Control', 'no-cache');
-    res.json(shopOpenApiDocument());
-  });
-  r.get('/api/docs', (_req, res) => {
-    page ??= docsPage(shopOpenApiDocument());
-    res.setHeader('Cache-Control', 'no-cache');
-    res.type('html').send(page);
-  });
-  return r;
+  return mountRoutes(Router(), DOCS_ROUTES, {});
 }

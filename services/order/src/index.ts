@@ -1,17 +1,20 @@
+import { Router } from 'express';
 import type { EventConsumer } from '@shop/shared/bus/types';
+import { mountRoutes, type RouteSpec } from '@shop/shared/http/route-table';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
-import { ordersRouter } from './api.ts';
-import { orderConfirmationRouter } from './confirmation/order-confirmation-api.ts';
+import { ORDERS_API_ROUTES } from './api.ts';
+import { CONFIRMATION_ROUTES } from './confirmation/order-confirmation-api.ts';
 import { Orders } from './orders.ts';
 import { orderPlacement } from './placement/order-placement.ts';
-import { orderPlacementRouter } from './placement/order-placement-api.ts';
+import { ORDER_PLACEMENT_ROUTES } from './placement/order-placement-api.ts';
 import { inProcessOrderPlacement } from './placement/order-placement-port.ts';
 import { OrderPushHub, type OrderPushOptions } from './push/order-push-hub.ts';
 import { ordersProjection } from './read-models/orders/orders-projection.ts';
 import { accountsFiguresProjection } from './read-models/dashboard/accounts-figures-projection.ts';
 import { catalogFiguresProjection } from './read-models/dashboard/catalog-figures-projection.ts';
 
-export { ORDER_ROUTES } from './routes.ts';
+/** Every route the order service mounts (/internal/orders/* only in its own process). */
+export const ORDER_ROUTES: RouteSpec[] = [...ORDERS_API_ROUTES, ...CONFIRMATION_ROUTES, ...ORDER_PLACEMENT_ROUTES];
 
 export { DELIVERY_STATUSES, orderStreamId, type DeliveryStatus, type OrderEvent } from './order/events.ts';
 export { findOrderNumberByPayment, ORDER_PLACEMENT_CONSUMER, orderPlacement } from './placement/order-placement.ts';
@@ -55,9 +58,11 @@ export function createOrderService(
   );
   const placement = orderPlacement(store);
   const projection = ordersProjection(ctx.pubsub);
-  const router = ordersRouter(ctx, { orders, push });
-  router.use(orderConfirmationRouter(ctx));
-  if (opts.internalRoutes) router.use(orderPlacementRouter(inProcessOrderPlacement(ctx)));
+  const { pool, tokens, clock, config, waitForProjection } = ctx;
+  const router = mountRoutes(Router(), ORDERS_API_ROUTES, { pool, tokens, clock, waitForProjection, orders, push });
+  mountRoutes(router, CONFIRMATION_ROUTES, { pool, config, waitForProjection });
+  if (opts.internalRoutes)
+    mountRoutes(router, ORDER_PLACEMENT_ROUTES, { placement: inProcessOrderPlacement(ctx) });
   return {
     name: 'order',
     orders,

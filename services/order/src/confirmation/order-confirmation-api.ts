@@ -1,8 +1,7 @@
-import { Router } from 'express';
 import { z } from 'zod';
 import { orderConfirmationTokens } from '@shop/shared/contracts/order-confirmation';
 import { NotFoundError } from '@shop/shared/errors/errors';
-import { parseInput } from '@shop/shared/http/validation';
+import { routeOf } from '@shop/shared/http/route-table';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import { orderStreamId } from '../order/events.ts';
 import { findOrderNumberByPayment } from '../placement/order-placement.ts';
@@ -23,48 +22,64 @@ const LIST_WAIT_MS = 1000;
 
 const NOT_FOUND = 'Order not found';
 
+/** What the confirmation route uses. */
+export type ConfirmationPorts = Pick<ServiceContext, 'pool' | 'config' | 'waitForProjection'>;
+
+const route = routeOf<ConfirmationPorts>('order');
+
+const listed = async (ctx: ConfirmationPorts, orderNumber: string): Promise<OrderConfirmationView | null> => {
+  const order = await findOrder(ctx.pool, orderNumber);
+  if (!order) return null;
+  const { seen: _seen, User: _user, ...view } = order;
+  return view;
+};
+
 /**
  * POST /api/orders/confirmation: one order read by the token of its confirmation link (contracts/order-confirmation),
  * for whoever holds the link, signed in or not. A token the shop did not sign, or of an order that was deleted, is
  * 404 'Order not found', the same answer as for an order that never existed.
  */
-export function orderConfirmationRouter(ctx: ServiceContext): Router {
-  const r = Router();
-  const tokens = orderConfirmationTokens(ctx.config.JWT_SECRET);
-
-  const listed = async (orderNumber: string): Promise<OrderConfirmationView | null> => {
-    const order = await findOrder(ctx.pool, orderNumber);
-    if (!order) return null;
-    const { seen: _seen, User: _user, ...view } = order;
-    return view;
-  };
-
-  r.post('/api/orders/confirmation', async (req, res) => {
-    const { token } = parseInput(ConfirmationBody, req.body ?? {});
-    const razorpayOrderId = tokens.read(token);
-    if (!razorpayOrderId) throw new NotFoundError(NOT_FOUND);
-    const orderNumber = await findOrderNumberByPayment(ctx.pool, razorpayOrderId);
-    if (orderNumber) {
-      const order = await listed(orderNumber);
-      if (order) return void res.json(order);
-      // Placed, and either not listed yet or deleted since: once the list has seen the order's first event,
-      // a missing row means deleted.
-      const seen = await ctx.waitForProjection({
-        schema: 'orders',
-        consumer: ORDERS_PROJECTION,
-        streamId: orderStreamId(orderNumber),
-        version: 1,
-        timeoutMs: LIST_WAIT_MS,
-      });
-      if (seen) {
-        const now = await listed(orderNumber);
-        if (!now) throw new NotFoundError(NOT_FOUND);
-        return void res.json(now);
-      }
-    }
-    // A signed token means a verified payment: the order is on its way.
-    res.status(202).json({ orderNumber: null, message: BEING_PLACED });
-  });
-
-  return r;
-}
+export const CONFIRMATION_ROUTES = [
+  route({
+    method: 'post',
+    path: '/api/orders/confirmation',
+    auth: 'public',
+    summary:
+      "One order read by its confirmation link's token (the buyer's, from verify; no sign-in): the order's page for guests too",
+    body: ConfirmationBody,
+    responses: {
+      200: 'The order (as in the own-orders list, less seen and User)',
+      202: '{orderNumber: null, message}: paid, the order is being placed',
+      400: 'Bad input',
+      404: 'Order not found (also for a token the shop did not sign)',
+    },
+    handler: (ctx) => {
+      const tokens = orderConfirmationTokens(ctx.config.JWT_SECRET);
+      return async (_req, res, { body: { token } }) => {
+        const razorpayOrderId = tokens.read(token);
+        if (!razorpayOrderId) throw new NotFoundError(NOT_FOUND);
+        const orderNumber = await findOrderNumberByPayment(ctx.pool, razorpayOrderId);
+        if (orderNumber) {
+          const order = await listed(ctx, orderNumber);
+          if (order) return void res.json(order);
+          // Placed, and either not listed yet or deleted since: once the list has seen the order's first event,
+          // a missing row means deleted.
+          const seen = await ctx.waitForProjection({
+            schema: 'orders',
+            consumer: ORDERS_PROJECTION,
+            streamId: orderStreamId(orderNumber),
+            version: 1,
+            timeoutMs: LIST_WAIT_MS,
+          });
+          if (seen) {
+            const now = await listed(ctx, orderNumber);
+            if (!now) throw new NotFoundError(NOT_FOUND);
+            return void res.json(now);
+          }
+        }
+        // A signed token means a verified payment: the order is on its way.
+        res.status(202).json({ orderNumber: null, message: BEING_PLACED });
+      };
+    },
+  }),
+];
