@@ -109,10 +109,12 @@ export const ACCOUNTS_API_ROUTES = [
       429: 'Too many sign-ups from this address',
       503: 'Saved but not yet readable',
     },
-    handler: (ctx) => async (_req, res, { body }) => {
-      const { userId, version } = await ctx.accounts.register(body);
-      res.status(201).json({ message: 'Account created', ...session(ctx, await waitForUser(ctx, userId, version)) });
-    },
+    handler:
+      (ctx) =>
+      async (_req, res, { body }) => {
+        const { userId, version } = await ctx.accounts.register(body);
+        res.status(201).json({ message: 'Account created', ...session(ctx, await waitForUser(ctx, userId, version)) });
+      },
   }),
   route({
     method: 'post',
@@ -127,18 +129,20 @@ export const ACCOUNTS_API_ROUTES = [
       401: 'Invalid email or password',
       429: 'Too many login attempts',
     },
-    handler: (ctx) => async (req, res, { body }) => {
-      const found = await findUserByEmail(ctx.pool, body.email);
-      // Same message and similar work whether the e-mail or the password is wrong.
-      const ok = await verifyPassword(
-        body.password,
-        found?.passwordHash ?? 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + 'A'.repeat(86),
-      );
-      if (!found || !ok) throw new UnauthorizedError('Invalid email or password');
-      const { passwordHash: _hash, ...user } = found;
-      ctx.devices.remember(req, res, body.email);
-      res.json({ message: 'Login successful', ...session(ctx, user) });
-    },
+    handler:
+      (ctx) =>
+      async (req, res, { body }) => {
+        const found = await findUserByEmail(ctx.pool, body.email);
+        // Same message and similar work whether the e-mail or the password is wrong.
+        const ok = await verifyPassword(
+          body.password,
+          found?.passwordHash ?? 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + 'A'.repeat(86),
+        );
+        if (!found || !ok) throw new UnauthorizedError('Invalid email or password');
+        const { passwordHash: _hash, ...user } = found;
+        ctx.devices.remember(req, res, body.email);
+        res.json({ message: 'Login successful', ...session(ctx, user) });
+      },
   }),
   route({
     method: 'get',
@@ -169,11 +173,13 @@ export const ACCOUNTS_API_ROUTES = [
       409: 'The e-mail belongs to another account',
       503: 'Saved but not yet readable',
     },
-    handler: (ctx) => async (req, res, { body }) => {
-      const version = await ctx.accounts.updateProfile(req.user!.id, body);
-      const user = await waitForUser(ctx, req.user!.id, version);
-      res.json({ ...user, user, token: ctx.tokens.sign(user) });
-    },
+    handler:
+      (ctx) =>
+      async (req, res, { body }) => {
+        const version = await ctx.accounts.updateProfile(req.user!.id, body);
+        const user = await waitForUser(ctx, req.user!.id, version);
+        res.json({ ...user, user, token: ctx.tokens.sign(user) });
+      },
   }),
   route({
     method: 'get',

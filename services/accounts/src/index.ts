@@ -5,10 +5,7 @@ import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service
 import { Accounts } from './accounts.ts';
 import { ACCOUNTS_API_ROUTES } from './api.ts';
 import { USERS_PROJECTION, usersProjection } from './read-models/users/users-projection.ts';
-import {
-  TESTIMONIALS_PROJECTION,
-  testimonialsProjection,
-} from './read-models/testimonials/testimonials-projection.ts';
+import { TESTIMONIALS_PROJECTION, testimonialsProjection } from './read-models/testimonials/testimonials-projection.ts';
 import { seedDemoTestimonials } from './seed/seed-testimonials.ts';
 import { Testimonials } from './testimonials.ts';
 import { TESTIMONIALS_ROUTES } from './testimonials-api.ts';

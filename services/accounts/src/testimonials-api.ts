@@ -110,19 +110,21 @@ export const TESTIMONIALS_ROUTES = [
       401: 'Please login to submit a review',
       503: 'Saved but not yet readable',
     },
-    handler: (ctx) => async (req, res, { body }) => {
-      const user = req.user!;
-      // Read from the projection, which every earlier submission waited for before answering.
-      if ((await countPendingTestimonials(ctx.pool, user.id)) >= REVIEW_LIMITS.pending)
-        throw new TooManyRequestsError(TOO_MANY_PENDING_MESSAGE);
-      const { testimonialId, version } = await ctx.testimonials.submit({ userId: user.id, ...body });
-      const testimonial = asPublicTestimonial(await readBack(ctx, testimonialId, version));
-      res.status(201).json({
-        message: 'Thank you for your review! It will appear once it has been approved.',
-        ...testimonial,
-        testimonial,
-      });
-    },
+    handler:
+      (ctx) =>
+      async (req, res, { body }) => {
+        const user = req.user!;
+        // Read from the projection, which every earlier submission waited for before answering.
+        if ((await countPendingTestimonials(ctx.pool, user.id)) >= REVIEW_LIMITS.pending)
+          throw new TooManyRequestsError(TOO_MANY_PENDING_MESSAGE);
+        const { testimonialId, version } = await ctx.testimonials.submit({ userId: user.id, ...body });
+        const testimonial = asPublicTestimonial(await readBack(ctx, testimonialId, version));
+        res.status(201).json({
+          message: 'Thank you for your review! It will appear once it has been approved.',
+          ...testimonial,
+          testimonial,
+        });
+      },
   }),
   route({
     method: 'get',
@@ -153,10 +155,12 @@ export const TESTIMONIALS_ROUTES = [
       404: 'Testimonial not found',
       503: 'Saved but not yet readable',
     },
-    handler: (ctx) => async (req, res, { params: { id }, body: { status } }) => {
-      const version = await ctx.testimonials.moderate(id, status, req.user!.id);
-      res.json({ message: MODERATED_MESSAGE[status], ...(await readBack(ctx, id, version)) });
-    },
+    handler:
+      (ctx) =>
+      async (req, res, { params: { id }, body: { status } }) => {
+        const version = await ctx.testimonials.moderate(id, status, req.user!.id);
+        res.json({ message: MODERATED_MESSAGE[status], ...(await readBack(ctx, id, version)) });
+      },
   }),
   route({
     method: 'delete',
@@ -172,9 +176,11 @@ export const TESTIMONIALS_ROUTES = [
       404: 'Testimonial not found',
       503: 'Deleted but the list has not caught up',
     },
-    handler: (ctx) => async (req, res, { params: { id } }) => {
-      await waitForTestimonial(ctx, id, await ctx.testimonials.delete(id, req.user!.id));
-      res.json({ message: 'Testimonial deleted', id });
-    },
+    handler:
+      (ctx) =>
+      async (req, res, { params: { id } }) => {
+        await waitForTestimonial(ctx, id, await ctx.testimonials.delete(id, req.user!.id));
+        res.json({ message: 'Testimonial deleted', id });
+      },
   }),
 ];

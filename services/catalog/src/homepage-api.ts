@@ -1,7 +1,7 @@
-import { Router, type Request } from 'express';
+import type { Request } from 'express';
 import { z } from 'zod';
-import { requireAdmin } from '@shop/shared/auth/tokens';
 import { ValidationError } from '@shop/shared/errors/errors';
+import { routeOf } from '@shop/shared/http/route-table';
 import { assertShallow, MAX_BODY_DEPTH } from '@shop/shared/http/safe-text';
 import { hasAtMostTwoDecimals, rupeesToPaise } from '@shop/shared/money/money';
 import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
@@ -45,6 +45,17 @@ export const Slide = z.object(
   },
   'A slide must be an object with name, price, lining, size and height',
 );
+
+/**
+ * PUT /api/home's input, as documented: `carousel` (a list of slides; JSON text in a form), `sections` (any
+ * JSON, kept as given) and, in a form, files image0, image1, ... replacing that slide's image. The handler
+ * reads each part itself (parseCarousel: Slide per slide), as this describes.
+ */
+const HomepageBody = z.object({
+  carousel: z.union([z.array(Slide).max(MAX_SLIDES), z.string()]).optional(),
+  sections: z.unknown().optional(),
+  ...Object.fromEntries(Array.from({ length: MAX_SLIDES }, (_, i) => [`image${i}`, z.file().optional()])),
+});
 
 /** A field that a multipart form sends as JSON text, and a JSON body may send as the value itself. */
 function jsonField(req: Request, name: string, value: unknown): unknown {
@@ -100,50 +111,76 @@ function slideImages(req: Request, carousel: CarouselSlide[] | undefined): Map<n
   return byIndex;
 }
 
+/** What the homepage routes use. */
+export type HomepagePorts = Pick<ServiceContext, 'pool' | 'waitForProjection'> & {
+  homepage: Homepage;
+  images: ImageStore;
+};
+
+const route = routeOf<HomepagePorts>('catalog');
+
+/** Saves a slide's upload; a refusal names the slide as the admin's form does ('Slide 2: Only image files ...'). */
+const slideImage = async (ctx: HomepagePorts, index: number, file: Express.Multer.File) => {
+  try {
+    return await ctx.images.save(file);
+  } catch (err) {
+    if (err instanceof ValidationError)
+      throw new ValidationError(slideMessage(index, err.message), [{ path: `image${index}`, message: err.message }]);
+    throw err;
+  }
+};
+
 /** Routes of the home page configuration: GET and PUT /api/home (the sections have their own routes). */
-export function homepageRouter(ctx: ServiceContext, deps: { homepage: Homepage; images: ImageStore }): Router {
-  const r = Router();
-  const { homepage, images } = deps;
-  const form = numberedImagesFormParser('image', MAX_SLIDES);
-
-  /** Saves a slide's upload; a refusal names the slide as the admin's form does ('Slide 2: Only image files ...'). */
-  const slideImage = async (index: number, file: Express.Multer.File) => {
-    try {
-      return await images.save(file);
-    } catch (err) {
-      if (err instanceof ValidationError)
-        throw new ValidationError(slideMessage(index, err.message), [{ path: `image${index}`, message: err.message }]);
-      throw err;
-    }
-  };
-
-  r.get('/api/home', async (_req, res) => {
-    res.json(await readHomepage(ctx.pool));
-  });
-
+export const HOMEPAGE_ROUTES = [
+  route({
+    method: 'get',
+    path: '/api/home',
+    auth: 'public',
+    summary: 'The homepage configuration: carousel slides and sections',
+    responses: { 200: '{carousel: [{name, price, image, lining, size, height}], sections}' },
+    handler: (ctx) => async (_req, res) => {
+      res.json(await readHomepage(ctx.pool));
+    },
+  }),
   // The seed's form: carousel (JSON), sections (JSON, kept as given), image<N> files; or the same as JSON.
-  r.put('/api/home', requireAdmin, form, async (req, res) => {
-    const raw = (req.body ?? {}) as { carousel?: unknown; sections?: unknown };
-    const given = (v: unknown) => v !== undefined && !(req.is('multipart/form-data') && String(v).trim() === '');
-    const carousel = given(raw.carousel) ? parseCarousel(jsonField(req, 'carousel', raw.carousel)) : undefined;
-    const sections = given(raw.sections) ? { value: jsonField(req, 'sections', raw.sections) } : undefined;
-    if (sections && JSON.stringify(sections.value ?? null).length > MAX_SECTIONS_JSON_CHARS)
-      throw new ValidationError(`sections can be at most ${MAX_SECTIONS_JSON_CHARS} characters of JSON`);
-    const uploads = slideImages(req, carousel);
-    // Refuse a bad carousel before any image is written, so a refused save leaves no files behind.
-    if (carousel) assertValidCarousel(carousel);
-    for (const [index, file] of uploads) carousel![index] = { ...carousel![index]!, image: await slideImage(index, file) };
+  route({
+    method: 'put',
+    path: '/api/home',
+    auth: 'admin',
+    summary: 'Save the homepage configuration (multipart: carousel JSON, sections JSON, image0.. files; or JSON)',
+    middleware: () => [numberedImagesFormParser('image', MAX_SLIDES)],
+    documented: { body: HomepageBody },
+    bodyType: 'multipart',
+    responses: {
+      200: '{message, carousel, sections}',
+      400: "Bad input in plain words (e.g. 'Slide 2: Price is required'); errors[].path names the field (carousel[1].price)",
+      401: 'Not signed in',
+      403: 'Not an admin',
+      413: 'Image over 5 MB',
+      503: 'Saved but not yet readable',
+    },
+    handler: (ctx) => async (req, res) => {
+      const raw = (req.body ?? {}) as { carousel?: unknown; sections?: unknown };
+      const given = (v: unknown) => v !== undefined && !(req.is('multipart/form-data') && String(v).trim() === '');
+      const carousel = given(raw.carousel) ? parseCarousel(jsonField(req, 'carousel', raw.carousel)) : undefined;
+      const sections = given(raw.sections) ? { value: jsonField(req, 'sections', raw.sections) } : undefined;
+      if (sections && JSON.stringify(sections.value ?? null).length > MAX_SECTIONS_JSON_CHARS)
+        throw new ValidationError(`sections can be at most ${MAX_SECTIONS_JSON_CHARS} characters of JSON`);
+      const uploads = slideImages(req, carousel);
+      // Refuse a bad carousel before any image is written, so a refused save leaves no files behind.
+      if (carousel) assertValidCarousel(carousel);
+      for (const [index, file] of uploads)
+        carousel![index] = { ...carousel![index]!, image: await slideImage(ctx, index, file) };
 
-    const version = await homepage.configure({ carousel, sections }, req.user!.id);
-    if (version > 0)
-      await awaitReadable(
-        ctx,
-        { schema: 'catalog', consumer: HOMEPAGE_PROJECTION },
-        { streamId: HOMEPAGE_STREAM, version },
-        'Homepage saved, but not yet readable; refresh in a moment',
-      );
-    res.json({ message: HOMEPAGE_SAVED_MESSAGE, ...(await readHomepage(ctx.pool)) });
-  });
-
-  return r;
-}
+      const version = await ctx.homepage.configure({ carousel, sections }, req.user!.id);
+      if (version > 0)
+        await awaitReadable(
+          ctx,
+          { schema: 'catalog', consumer: HOMEPAGE_PROJECTION },
+          { streamId: HOMEPAGE_STREAM, version },
+          'Homepage saved, but not yet readable; refresh in a moment',
+        );
+      res.json({ message: HOMEPAGE_SAVED_MESSAGE, ...(await readHomepage(ctx.pool)) });
+    },
+  }),
+];

@@ -1,6 +1,8 @@
 import path from 'node:path';
+import { Router } from 'express';
+import { mountRoutes, type RouteSpec } from '@shop/shared/http/route-table';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
-import { catalogRouter } from './api.ts';
+import { malformedProductBody, PRODUCT_ROUTES, uploadsStatic } from './api.ts';
 import { Catalog, type Written } from './catalog.ts';
 import { ProductListCache } from './read-models/products/product-list-cache.ts';
 import { PRODUCTS_PROJECTION, productsProjection } from './read-models/products/products-projection.ts';
@@ -9,25 +11,32 @@ import { seedDemoCatalog } from './seed/seed-catalog.ts';
 import { seedDemoStorefront } from './seed/seed-storefront.ts';
 import { ImageStore } from './uploads/images.ts';
 import { Inventory } from './inventory/inventory.ts';
-import { inventoryRouter } from './inventory/inventory-api.ts';
+import { INVENTORY_ROUTES } from './inventory/inventory-api.ts';
 import { StockWriter } from './inventory/stock-writer.ts';
 import { ProductFactsView } from './inventory/product-facts.ts';
 import { HOLD_EXPIRY_JOB, holdBackstopMs, holdSweepEveryMs } from './inventory/hold-expiry.ts';
 import { stockHoldsProjection } from './read-models/stock-holds/stock-holds-projection.ts';
 import { Collections } from './collections.ts';
-import { collectionsRouter } from './collections-api.ts';
+import { COLLECTION_ROUTES } from './collections-api.ts';
 import { COLLECTIONS_PROJECTION, collectionsProjection } from './read-models/collections/collections-projection.ts';
 import { HomeSections } from './home-sections.ts';
-import { homeSectionsRouter } from './home-sections-api.ts';
+import { HOME_SECTION_ROUTES } from './home-sections-api.ts';
 import {
   HOME_SECTIONS_PROJECTION,
   homeSectionsProjection,
 } from './read-models/home-sections/home-sections-projection.ts';
 import { Homepage } from './homepage.ts';
-import { homepageRouter } from './homepage-api.ts';
+import { HOMEPAGE_ROUTES } from './homepage-api.ts';
 import { HOMEPAGE_PROJECTION, homepageProjection } from './read-models/homepage/homepage-projection.ts';
 
-export { CATALOG_ROUTES } from './routes.ts';
+/** Every route the catalog service mounts (the /internal/inventory/* ones only in its own process). */
+export const CATALOG_ROUTES: RouteSpec[] = [
+  ...PRODUCT_ROUTES,
+  ...COLLECTION_ROUTES,
+  ...HOME_SECTION_ROUTES,
+  ...HOMEPAGE_ROUTES,
+  ...INVENTORY_ROUTES,
+];
 
 export { productsProjection, PRODUCTS_PROJECTION } from './read-models/products/products-projection.ts';
 export { Inventory } from './inventory/inventory.ts';
@@ -67,15 +76,18 @@ export function createCatalogService(
     const released = await inventory.releaseLapsedHolds();
     if (released > 0) ctx.logger.info({ released }, 'released stock holds that no checkout settled');
   });
-  const router = catalogRouter(ctx, { catalog, images, listCache, uploadsDir: dir });
   const collections = new Collections(store, ctx.clock);
   const sections = new HomeSections(store, ctx.clock);
   const homepage = new Homepage(store, ctx.clock);
-  router.use(collectionsRouter(ctx, { collections, images }));
-  // Only /api/home/sections/...: /api/home itself (the carousel) is served by its own router.
-  router.use(homeSectionsRouter(ctx, { sections }));
-  router.use(homepageRouter(ctx, { homepage, images }));
-  if (opts.internalRoutes) router.use(inventoryRouter(inventory));
+  const { pool, waitForProjection } = ctx;
+  const router = Router();
+  router.use('/uploads', uploadsStatic(dir));
+  mountRoutes(router, PRODUCT_ROUTES, { pool, waitForProjection, catalog, images, listCache });
+  router.use('/api/products', malformedProductBody);
+  mountRoutes(router, COLLECTION_ROUTES, { pool, waitForProjection, collections, images });
+  mountRoutes(router, HOME_SECTION_ROUTES, { pool, waitForProjection, sections });
+  mountRoutes(router, HOMEPAGE_ROUTES, { pool, waitForProjection, homepage, images });
+  if (opts.internalRoutes) mountRoutes(router, INVENTORY_ROUTES, { inventory });
   return {
     name: 'catalog',
     catalog,

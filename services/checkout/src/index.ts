@@ -4,12 +4,16 @@ import { orderConfirmationTokens } from '@shop/shared/contracts/order-confirmati
 import type { OrderPlacementPort } from '@shop/shared/contracts/order-placement';
 import { paymentStreamId } from '@shop/shared/contracts/payment-events';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
+import { mountRoutes, type RouteSpec } from '@shop/shared/http/route-table';
+import { ADDRESS_ROUTES } from './addresses/api.ts';
+import { COUPON_ROUTES } from './coupons/api.ts';
+import { DELIVERY_ROUTES } from './delivery/api.ts';
 import { createAddresses } from './addresses/index.ts';
 import { createCoupons } from './coupons/index.ts';
 import { createDelivery } from './delivery/index.ts';
 import { createRazorpayProvider } from './payment-provider/razorpay-provider.ts';
 import type { PaymentProvider } from './payment-provider/provider.ts';
-import { paymentRouter } from './payment/api.ts';
+import { PAYMENT_ROUTES } from './payment/api.ts';
 import { sweepExpiredOrders } from './payment/expiry-sweep.ts';
 import { paymentOrdersProjection } from './payment/read-models/payment-orders-projection.ts';
 import { LiveCheckouts } from './payment/live-checkouts.ts';
@@ -21,7 +25,13 @@ import { ORPHAN_CHECKOUTS_JOB, releaseOrphanCheckouts } from './payment/orphan-c
 import { PendingRefunds, REFUND_PENDING_JOB, refundingConsumer } from './payment/refunds.ts';
 import { refundsProjection } from './payment/read-models/refunds-projection.ts';
 
-export { CHECKOUT_ROUTES } from './routes.ts';
+/** Every route the checkout service mounts. */
+export const CHECKOUT_ROUTES: RouteSpec[] = [
+  ...DELIVERY_ROUTES,
+  ...COUPON_ROUTES,
+  ...ADDRESS_ROUTES,
+  ...PAYMENT_ROUTES,
+];
 
 export { paymentSettings, SANDBOX_PATH, type PaymentSettings } from './payment/provider-settings.ts';
 export { createRazorpaySandbox } from './payment-provider/sandbox/index.ts';
@@ -80,27 +90,25 @@ export function createCheckoutService(
   const confirmationTokens = orderConfirmationTokens(ctx.config.JWT_SECRET);
   const router = Router();
   router.use(delivery.router, coupons.router, addresses.router);
-  router.use(
-    paymentRouter({
-      payments,
-      pool: ctx.pool,
-      webhookSecret: settings.webhookSecret,
-      logger: ctx.logger,
-      limits: {
-        maxUnitsPerProduct: ctx.config.MAX_UNITS_PER_PRODUCT,
-        maxUnitsPerCheckout: ctx.config.MAX_UNITS_PER_CHECKOUT,
-        maxProductsPerCheckout: ctx.config.MAX_PRODUCTS_PER_CHECKOUT,
-        paymentCallsPerAddressPerMinute: ctx.config.PAYMENT_CALLS_PER_ADDRESS_PER_MINUTE,
-      },
-      waitForOrder: (razorpayOrderId, version) =>
-        opts.waitForOrder({
-          razorpayOrderId,
-          paymentStreamId: paymentStreamId(razorpayOrderId),
-          paymentStreamVersion: version,
-        }),
-      orderToken: (razorpayOrderId) => confirmationTokens.sign(razorpayOrderId),
-    }),
-  );
+  mountRoutes(router, PAYMENT_ROUTES, {
+    payments,
+    pool: ctx.pool,
+    webhookSecret: settings.webhookSecret,
+    logger: ctx.logger,
+    limits: {
+      maxUnitsPerProduct: ctx.config.MAX_UNITS_PER_PRODUCT,
+      maxUnitsPerCheckout: ctx.config.MAX_UNITS_PER_CHECKOUT,
+      maxProductsPerCheckout: ctx.config.MAX_PRODUCTS_PER_CHECKOUT,
+      paymentCallsPerAddressPerMinute: ctx.config.PAYMENT_CALLS_PER_ADDRESS_PER_MINUTE,
+    },
+    waitForOrder: (razorpayOrderId, version) =>
+      opts.waitForOrder({
+        razorpayOrderId,
+        paymentStreamId: paymentStreamId(razorpayOrderId),
+        paymentStreamVersion: version,
+      }),
+    orderToken: (razorpayOrderId) => confirmationTokens.sign(razorpayOrderId),
+  });
 
   const settlements = new PendingSettlements({
     pool: ctx.pool,

@@ -125,11 +125,13 @@ export const ORDERS_API_ROUTES = [
     summary: "An order's events in log order (payment, stock reservation, order) for the admin timeline",
     params: OrderNumberParam,
     responses: { 200: '{orderNumber, events}', 400: 'Bad order number', ...ADMIN, 404: 'Order not found' },
-    handler: (ctx) => async (_req, res, { params: { orderNumber } }) => {
-      const events = await orderHistory(ctx.pool, orderNumber);
-      if (!events) throw new NotFoundError('Order not found');
-      res.json({ orderNumber, events });
-    },
+    handler:
+      (ctx) =>
+      async (_req, res, { params: { orderNumber } }) => {
+        const events = await orderHistory(ctx.pool, orderNumber);
+        if (!events) throw new NotFoundError('Order not found');
+        res.json({ orderNumber, events });
+      },
   }),
 
   route({
@@ -147,10 +149,12 @@ export const ORDERS_API_ROUTES = [
       404: 'Order not found',
       503: 'Saved but not yet readable',
     },
-    handler: (ctx) => async (req, res, { params: { orderNumber }, body: { deliveryStatus } }) => {
-      await caughtUp(ctx, await ctx.orders.changeDeliveryStatus(orderNumber, deliveryStatus, req.user!.id));
-      res.json({ message: 'Delivery status updated', ...(await readBack(ctx, orderNumber)) });
-    },
+    handler:
+      (ctx) =>
+      async (req, res, { params: { orderNumber }, body: { deliveryStatus } }) => {
+        await caughtUp(ctx, await ctx.orders.changeDeliveryStatus(orderNumber, deliveryStatus, req.user!.id));
+        res.json({ message: 'Delivery status updated', ...(await readBack(ctx, orderNumber)) });
+      },
   }),
 
   route({
@@ -166,10 +170,12 @@ export const ORDERS_API_ROUTES = [
       404: 'Order not found',
       503: 'Saved but not yet readable',
     },
-    handler: (ctx) => async (req, res, { params: { orderNumber } }) => {
-      await caughtUp(ctx, await ctx.orders.markSeen(orderNumber, req.user!.id));
-      res.json({ message: 'Order marked as seen', ...(await readBack(ctx, orderNumber)) });
-    },
+    handler:
+      (ctx) =>
+      async (req, res, { params: { orderNumber } }) => {
+        await caughtUp(ctx, await ctx.orders.markSeen(orderNumber, req.user!.id));
+        res.json({ message: 'Order marked as seen', ...(await readBack(ctx, orderNumber)) });
+      },
   }),
 
   route({
@@ -186,9 +192,11 @@ export const ORDERS_API_ROUTES = [
       409: 'Only delivered orders can be deleted',
       503: 'Deleted but not yet readable',
     },
-    handler: (ctx) => async (req, res, { params: { orderNumber } }) => {
-      await caughtUp(ctx, await ctx.orders.delete(orderNumber, req.user!.id));
-      res.json({ message: 'Order deleted', orderNumber });
-    },
+    handler:
+      (ctx) =>
+      async (req, res, { params: { orderNumber } }) => {
+        await caughtUp(ctx, await ctx.orders.delete(orderNumber, req.user!.id));
+        res.json({ message: 'Order deleted', orderNumber });
+      },
   }),
 ];

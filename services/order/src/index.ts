@@ -61,8 +61,7 @@ export function createOrderService(
   const { pool, tokens, clock, config, waitForProjection } = ctx;
   const router = mountRoutes(Router(), ORDERS_API_ROUTES, { pool, tokens, clock, waitForProjection, orders, push });
   mountRoutes(router, CONFIRMATION_ROUTES, { pool, config, waitForProjection });
-  if (opts.internalRoutes)
-    mountRoutes(router, ORDER_PLACEMENT_ROUTES, { placement: inProcessOrderPlacement(ctx) });
+  if (opts.internalRoutes) mountRoutes(router, ORDER_PLACEMENT_ROUTES, { placement: inProcessOrderPlacement(ctx) });
   return {
     name: 'order',
     orders,

@@ -1,9 +1,7 @@
-import { Router } from 'express';
 import { z } from 'zod';
-import { requireAuth } from '@shop/shared/auth/tokens';
 import { UnavailableError } from '@shop/shared/errors/errors';
 import { indianPhoneInput } from '@shop/shared/http/phone-input';
-import { parseInput } from '@shop/shared/http/validation';
+import { routeOf } from '@shop/shared/http/route-table';
 import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import { booleanInput } from '@shop/shared/http/amount-input';
@@ -71,52 +69,105 @@ export const AddressChangesBody = z.object({
 });
 export const IdParam = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Bad address id') });
 
+/** What the address routes use. */
+export type AddressesPorts = Pick<ServiceContext, 'pool' | 'waitForProjection'> & { addresses: Addresses };
+
+const route = routeOf<AddressesPorts>('checkout');
+
+const NOT_YET_READABLE = 'Address saved, but not yet readable; refresh in a moment';
+const waitForBook = async (ctx: AddressesPorts, userId: string, version: number) => {
+  if (version === 0) return;
+  await awaitReadable(
+    ctx,
+    { schema: 'checkout', consumer: ADDRESSES_PROJECTION },
+    { streamId: addressBookStreamId(userId), version },
+    NOT_YET_READABLE,
+  );
+};
+const readSaved = async (ctx: AddressesPorts, userId: string, id: string) => {
+  const address = await findAddress(ctx.pool, userId, id);
+  if (!address) throw new UnavailableError(NOT_YET_READABLE);
+  return address;
+};
+
 /** Routes of the logged-in user's saved addresses: /api/addresses/... */
-export function addressesRouter(ctx: ServiceContext, addresses: Addresses): Router {
-  const r = Router();
-
-  const NOT_YET_READABLE = 'Address saved, but not yet readable; refresh in a moment';
-  const waitForBook = async (userId: string, version: number) => {
-    if (version === 0) return;
-    await awaitReadable(
-      ctx,
-      { schema: 'checkout', consumer: ADDRESSES_PROJECTION },
-      { streamId: addressBookStreamId(userId), version },
-      NOT_YET_READABLE,
-    );
-  };
-  const readSaved = async (userId: string, id: string) => {
-    const address = await findAddress(ctx.pool, userId, id);
-    if (!address) throw new UnavailableError(NOT_YET_READABLE);
-    return address;
-  };
-
-  r.get('/api/addresses', requireAuth, async (req, res) => {
-    res.json(await listAddresses(ctx.pool, req.user!.id));
-  });
-
-  r.post('/api/addresses', requireAuth, async (req, res) => {
-    const { isDefault: makeDefault, ...body } = parseInput(NewAddressBody, req.body ?? {});
-    const userId = req.user!.id;
-    const { addressId, version } = await addresses.add(userId, body, { makeDefault });
-    await waitForBook(userId, version);
-    res.status(201).json({ message: 'Address added', ...(await readSaved(userId, addressId)) });
-  });
-
-  r.put('/api/addresses/:id', requireAuth, async (req, res) => {
-    const { id } = parseInput(IdParam, req.params);
-    const { isDefault: makeDefault, ...changes } = parseInput(AddressChangesBody, req.body ?? {});
-    const userId = req.user!.id;
-    await waitForBook(userId, await addresses.update(userId, id, changes, { makeDefault }));
-    res.json({ message: 'Address updated', ...(await readSaved(userId, id)) });
-  });
-
-  r.delete('/api/addresses/:id', requireAuth, async (req, res) => {
-    const { id } = parseInput(IdParam, req.params);
-    const userId = req.user!.id;
-    await waitForBook(userId, await addresses.remove(userId, id));
-    res.json({ message: 'Address deleted', id });
-  });
-
-  return r;
-}
+export const ADDRESS_ROUTES = [
+  route({
+    method: 'get',
+    path: '/api/addresses',
+    auth: 'user',
+    summary: "The signed-in user's saved addresses",
+    owned: true,
+    responses: { 200: 'List of addresses', 401: 'Not signed in' },
+    handler: (ctx) => async (req, res) => {
+      res.json(await listAddresses(ctx.pool, req.user!.id));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/addresses',
+    auth: 'user',
+    summary: 'Save an address (the first is the default)',
+    owned: true,
+    body: NewAddressBody,
+    responses: {
+      201: '{message, ...address}',
+      400: 'Bad input (names the field); at most the allowed number of addresses',
+      401: 'Not signed in',
+      503: 'Saved but not yet readable',
+    },
+    handler:
+      (ctx) =>
+      async (req, res, { body: { isDefault: makeDefault, ...body } }) => {
+        const userId = req.user!.id;
+        const { addressId, version } = await ctx.addresses.add(userId, body, { makeDefault });
+        await waitForBook(ctx, userId, version);
+        res.status(201).json({ message: 'Address added', ...(await readSaved(ctx, userId, addressId)) });
+      },
+  }),
+  route({
+    method: 'put',
+    path: '/api/addresses/:id',
+    auth: 'user',
+    summary: 'Change one of your saved addresses',
+    owned: true,
+    params: IdParam,
+    body: AddressChangesBody,
+    responses: {
+      200: '{message, ...address}',
+      400: 'Bad input (names the field)',
+      401: 'Not signed in',
+      404: 'Address not found',
+      503: 'Saved but not yet readable',
+    },
+    handler:
+      (ctx) =>
+      async (req, res, { params: { id }, body: { isDefault: makeDefault, ...changes } }) => {
+        const userId = req.user!.id;
+        await waitForBook(ctx, userId, await ctx.addresses.update(userId, id, changes, { makeDefault }));
+        res.json({ message: 'Address updated', ...(await readSaved(ctx, userId, id)) });
+      },
+  }),
+  route({
+    method: 'delete',
+    path: '/api/addresses/:id',
+    auth: 'user',
+    summary: 'Delete one of your saved addresses',
+    owned: true,
+    params: IdParam,
+    responses: {
+      200: '{message, id}',
+      400: 'Bad address id',
+      401: 'Not signed in',
+      404: 'Address not found',
+      503: 'Deleted but not yet readable',
+    },
+    handler:
+      (ctx) =>
+      async (req, res, { params: { id } }) => {
+        const userId = req.user!.id;
+        await waitForBook(ctx, userId, await ctx.addresses.remove(userId, id));
+        res.json({ message: 'Address deleted', id });
+      },
+  }),
+];

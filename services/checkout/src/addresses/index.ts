@@ -1,8 +1,9 @@
-import type { Router } from 'express';
+import { Router } from 'express';
 import type { EventConsumer } from '@shop/shared/bus/types';
+import { mountRoutes } from '@shop/shared/http/route-table';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import { Addresses } from './addresses.ts';
-import { addressesRouter } from './api.ts';
+import { ADDRESS_ROUTES } from './api.ts';
 import { addressesProjection } from './read-models/addresses/addresses-projection.ts';
 
 export { Addresses } from './addresses.ts';
@@ -16,5 +17,13 @@ export function createAddresses(ctx: ServiceContext): {
   addresses: Addresses;
 } {
   const addresses = new Addresses(ctx.eventStore('checkout'), ctx.clock);
-  return { router: addressesRouter(ctx, addresses), consumers: [addressesProjection], addresses };
+  return {
+    router: mountRoutes(Router(), ADDRESS_ROUTES, {
+      pool: ctx.pool,
+      waitForProjection: ctx.waitForProjection,
+      addresses,
+    }),
+    consumers: [addressesProjection],
+    addresses,
+  };
 }

@@ -1,9 +1,7 @@
-import { Router } from 'express';
 import { z } from 'zod';
-import { requireAdmin } from '@shop/shared/auth/tokens';
 import { NotFoundError, UnavailableError } from '@shop/shared/errors/errors';
 import { rateLimit } from '@shop/shared/http/rate-limit';
-import { parseInput } from '@shop/shared/http/validation';
+import { routeOf } from '@shop/shared/http/route-table';
 import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import { booleanInput, hundredthsInput } from '@shop/shared/http/amount-input';
@@ -110,73 +108,141 @@ const publicCoupon = (c: CouponRecord, now: Date) => {
   return { code, discountType, discountValue, minOrderAmount, maxDiscount, description, validUntil };
 };
 
-/** Routes of coupons: admin management under /api/coupons, and /api/coupons/validate for shoppers. */
-export function couponsRouter(ctx: ServiceContext, coupons: Coupons): Router {
-  const r = Router();
-  // Generous for a shopper applying a code, slow for someone guessing codes.
-  const validateLimit = rateLimit({
+/** What the coupon routes use. */
+export type CouponsPorts = Pick<ServiceContext, 'pool' | 'clock' | 'waitForProjection'> & { coupons: Coupons };
+
+const route = routeOf<CouponsPorts>('checkout');
+const ADMIN = { 401: 'Not signed in', 403: 'Not an admin' } as const;
+
+// Generous for a shopper applying a code, slow for someone guessing codes.
+const validateLimit = () => [
+  rateLimit({
     name: 'coupon-validate',
     windowMs: 60_000,
     max: 60,
     message: 'Too many coupon attempts, please try again in a minute',
-  });
+  }),
+];
 
-  const waitAndRead = async (couponId: string, version: number) => {
-    await awaitReadable(
-      ctx,
-      { schema: 'checkout', consumer: COUPONS_PROJECTION },
-      { streamId: couponStreamId(couponId), version },
-      'Coupon saved, but the list has not caught up yet; refresh in a moment',
-    );
-    return findCoupon(ctx.pool, couponId);
-  };
+const waitAndRead = async (ctx: CouponsPorts, couponId: string, version: number) => {
+  await awaitReadable(
+    ctx,
+    { schema: 'checkout', consumer: COUPONS_PROJECTION },
+    { streamId: couponStreamId(couponId), version },
+    'Coupon saved, but the list has not caught up yet; refresh in a moment',
+  );
+  return findCoupon(ctx.pool, couponId);
+};
 
-  r.get('/api/coupons', requireAdmin, async (_req, res) => {
-    const now = ctx.clock();
-    res.json((await listCoupons(ctx.pool)).map((c) => couponView(c, now)));
-  });
-
-  r.post('/api/coupons/validate', validateLimit, async (req, res) => {
-    const { code, orderTotal } = parseInput(ValidateBody, req.body ?? {});
-    const now = ctx.clock();
-    const coupon = await findCouponByCode(ctx.pool, code);
-    const refuse = (message: string) => res.json({ valid: false, coupon: null, discountAmount: 0, message });
-    if (!coupon) return void refuse('Invalid coupon code');
-    const eligibility = checkEligibility(coupon.terms, {
-      orderTotalPaise: orderTotal,
-      usesCounted: coupon.committedUses + coupon.reservedUses,
-      now,
-    });
-    if (!eligibility.ok) return void refuse(eligibility.message);
-    res.json({
-      valid: true,
-      coupon: publicCoupon(coupon, now),
-      discountAmount: paiseToRupees(eligibility.discountPaise),
-      message: 'Coupon applied successfully',
-    });
-  });
-
-  r.post('/api/coupons', requireAdmin, async (req, res) => {
-    const terms = toTerms(parseInput(CouponBody, req.body ?? {}));
-    const { couponId, version } = await coupons.create(terms, req.user!.id);
-    const coupon = await waitAndRead(couponId, version);
-    if (!coupon) throw new UnavailableError('Coupon saved, but not yet readable; refresh in a moment');
-    res.status(201).json({ message: 'Coupon created successfully', ...couponView(coupon, ctx.clock()) });
-  });
-
-  r.put('/api/coupons/:id', requireAdmin, async (req, res) => {
-    const { id } = parseInput(IdParam, req.params);
-    const terms = toTerms(parseInput(CouponBody, req.body ?? {}));
-    const coupon = await waitAndRead(id, await coupons.update(id, terms, req.user!.id));
-    if (!coupon) throw new NotFoundError('Coupon not found');
-    res.json({ message: 'Coupon updated successfully', ...couponView(coupon, ctx.clock()) });
-  });
-
-  r.delete('/api/coupons/:id', requireAdmin, async (req, res) => {
-    const { id } = parseInput(IdParam, req.params);
-    await waitAndRead(id, await coupons.remove(id, req.user!.id));
-    res.json({ message: 'Coupon deleted successfully', id });
-  });
-
-  return r;
-}
+/** Routes of coupons: admin management under /api/coupons, and /api/coupons/validate for shoppers. */
+export const COUPON_ROUTES = [
+  route({
+    method: 'get',
+    path: '/api/coupons',
+    auth: 'admin',
+    summary: 'Every coupon with usedCount and derived status',
+    responses: { 200: 'List of coupons', ...ADMIN },
+    handler: (ctx) => async (_req, res) => {
+      const now = ctx.clock();
+      res.json((await listCoupons(ctx.pool)).map((c) => couponView(c, now)));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/coupons/validate',
+    auth: 'public',
+    summary: 'Check a coupon code against an order total',
+    middleware: validateLimit,
+    body: ValidateBody,
+    responses: {
+      200: '{valid, coupon, discountAmount, message}',
+      400: 'Please enter a coupon code; bad order total',
+      429: 'Too many coupon attempts',
+    },
+    handler:
+      (ctx) =>
+      async (_req, res, { body: { code, orderTotal } }) => {
+        const now = ctx.clock();
+        const coupon = await findCouponByCode(ctx.pool, code);
+        const refuse = (message: string) => res.json({ valid: false, coupon: null, discountAmount: 0, message });
+        if (!coupon) return void refuse('Invalid coupon code');
+        const eligibility = checkEligibility(coupon.terms, {
+          orderTotalPaise: orderTotal,
+          usesCounted: coupon.committedUses + coupon.reservedUses,
+          now,
+        });
+        if (!eligibility.ok) return void refuse(eligibility.message);
+        res.json({
+          valid: true,
+          coupon: publicCoupon(coupon, now),
+          discountAmount: paiseToRupees(eligibility.discountPaise),
+          message: 'Coupon applied successfully',
+        });
+      },
+  }),
+  route({
+    method: 'post',
+    path: '/api/coupons',
+    auth: 'admin',
+    summary: 'Create a coupon',
+    body: CouponBody,
+    responses: {
+      201: '{message, ...coupon}',
+      400: 'Bad input (names the field)',
+      ...ADMIN,
+      409: 'Coupon code already exists',
+      503: 'Saved but not yet readable',
+    },
+    handler:
+      (ctx) =>
+      async (req, res, { body }) => {
+        const { couponId, version } = await ctx.coupons.create(toTerms(body), req.user!.id);
+        const coupon = await waitAndRead(ctx, couponId, version);
+        if (!coupon) throw new UnavailableError('Coupon saved, but not yet readable; refresh in a moment');
+        res.status(201).json({ message: 'Coupon created successfully', ...couponView(coupon, ctx.clock()) });
+      },
+  }),
+  route({
+    method: 'put',
+    path: '/api/coupons/:id',
+    auth: 'admin',
+    summary: 'Change a coupon',
+    params: IdParam,
+    body: CouponBody,
+    responses: {
+      200: '{message, ...coupon}',
+      400: 'Bad input (names the field)',
+      ...ADMIN,
+      404: 'Coupon not found',
+      409: 'Coupon code already exists',
+      503: 'Saved but not yet readable',
+    },
+    handler:
+      (ctx) =>
+      async (req, res, { params: { id }, body }) => {
+        const coupon = await waitAndRead(ctx, id, await ctx.coupons.update(id, toTerms(body), req.user!.id));
+        if (!coupon) throw new NotFoundError('Coupon not found');
+        res.json({ message: 'Coupon updated successfully', ...couponView(coupon, ctx.clock()) });
+      },
+  }),
+  route({
+    method: 'delete',
+    path: '/api/coupons/:id',
+    auth: 'admin',
+    summary: 'Delete a coupon',
+    params: IdParam,
+    responses: {
+      200: '{message, id}',
+      400: 'Bad coupon id',
+      ...ADMIN,
+      404: 'Coupon not found',
+      503: 'Deleted but the list has not caught up',
+    },
+    handler:
+      (ctx) =>
+      async (req, res, { params: { id } }) => {
+        await waitAndRead(ctx, id, await ctx.coupons.remove(id, req.user!.id));
+        res.json({ message: 'Coupon deleted successfully', id });
+      },
+  }),
+];

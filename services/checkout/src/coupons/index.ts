@@ -1,7 +1,8 @@
-import type { Router } from 'express';
+import { Router } from 'express';
 import type { EventConsumer } from '@shop/shared/bus/types';
+import { mountRoutes } from '@shop/shared/http/route-table';
 import type { ServiceContext } from '@shop/shared/runtime/service';
-import { couponsRouter } from './api.ts';
+import { COUPON_ROUTES } from './api.ts';
 import { Coupons } from './coupons.ts';
 import { couponsProjection } from './read-models/coupons/coupons-projection.ts';
 
@@ -17,5 +18,14 @@ export function createCoupons(ctx: ServiceContext): {
   coupons: Coupons;
 } {
   const coupons = new Coupons(ctx.eventStore('checkout'), ctx.clock);
-  return { router: couponsRouter(ctx, coupons), consumers: [couponsProjection], coupons };
+  return {
+    router: mountRoutes(Router(), COUPON_ROUTES, {
+      pool: ctx.pool,
+      clock: ctx.clock,
+      waitForProjection: ctx.waitForProjection,
+      coupons,
+    }),
+    consumers: [couponsProjection],
+    coupons,
+  };
 }

@@ -1,7 +1,5 @@
-import { Router } from 'express';
 import { z } from 'zod';
-import { requireAdmin } from '@shop/shared/auth/tokens';
-import { parseInput } from '@shop/shared/http/validation';
+import { routeOf } from '@shop/shared/http/route-table';
 import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import type { Delivery } from './delivery.ts';
@@ -36,46 +34,80 @@ const settingsView = (s: DeliverySettings) => ({
   description: s.description,
 });
 
+/** What the delivery routes use. */
+export type DeliveryPorts = Pick<ServiceContext, 'waitForProjection'> & { delivery: Delivery };
+
+const route = routeOf<DeliveryPorts>('checkout');
+
 /** Routes of delivery settings and charges: /api/delivery/... */
-export function deliveryRouter(ctx: ServiceContext, delivery: Delivery): Router {
-  const r = Router();
-
-  r.get('/api/delivery/settings', async (_req, res) => {
-    res.json(settingsView(await delivery.currentSettings()));
-  });
-
-  r.put('/api/delivery/settings', requireAdmin, async (req, res) => {
-    const body = parseInput(SettingsBody, req.body ?? {});
-    const version = await delivery.changeSettings(
-      {
-        isEnabled: body.isEnabled,
-        freeShippingThresholdPaise: body.freeShippingThreshold,
-        shippingChargePaise: body.shippingCharge,
-        freeDeliveryThresholdPaise: body.freeDeliveryThreshold,
-        deliveryChargePaise: body.deliveryCharge,
-        description: body.description,
+export const DELIVERY_ROUTES = [
+  route({
+    method: 'get',
+    path: '/api/delivery/settings',
+    auth: 'public',
+    summary: 'Delivery settings (amounts in rupees)',
+    responses: {
+      200: '{isEnabled, freeShippingThreshold, shippingCharge, freeDeliveryThreshold, deliveryCharge, description}',
+    },
+    handler:
+      ({ delivery }) =>
+      async (_req, res) => {
+        res.json(settingsView(await delivery.currentSettings()));
       },
-      req.user!.id,
-    );
-    if (version > 0)
-      await awaitReadable(
-        ctx,
-        { schema: 'checkout', consumer: DELIVERY_SETTINGS_PROJECTION },
-        { streamId: DELIVERY_SETTINGS_STREAM, version },
-        'Settings saved, but not yet readable; refresh in a moment',
-      );
-    res.json({ message: 'Settings updated successfully', ...settingsView(await delivery.currentSettings()) });
-  });
-
-  r.post('/api/delivery/calculate', async (req, res) => {
-    const { orderTotal } = parseInput(CalculateBody, req.body ?? {});
-    const charges = await delivery.quote(orderTotal);
-    res.json({
-      deliveryCharge: paiseToRupees(charges.deliveryChargePaise),
-      shippingCharge: paiseToRupees(charges.shippingChargePaise),
-      isFreeDelivery: charges.isFreeDelivery,
-    });
-  });
-
-  return r;
-}
+  }),
+  route({
+    method: 'put',
+    path: '/api/delivery/settings',
+    auth: 'admin',
+    summary: 'Change delivery settings (fields left out keep their value)',
+    body: SettingsBody,
+    responses: {
+      200: '{message, ...settings}',
+      400: 'Bad input (names the field)',
+      401: 'Not signed in',
+      403: 'Not an admin',
+      503: 'Saved but not yet readable',
+    },
+    handler:
+      (ctx) =>
+      async (req, res, { body }) => {
+        const version = await ctx.delivery.changeSettings(
+          {
+            isEnabled: body.isEnabled,
+            freeShippingThresholdPaise: body.freeShippingThreshold,
+            shippingChargePaise: body.shippingCharge,
+            freeDeliveryThresholdPaise: body.freeDeliveryThreshold,
+            deliveryChargePaise: body.deliveryCharge,
+            description: body.description,
+          },
+          req.user!.id,
+        );
+        if (version > 0)
+          await awaitReadable(
+            ctx,
+            { schema: 'checkout', consumer: DELIVERY_SETTINGS_PROJECTION },
+            { streamId: DELIVERY_SETTINGS_STREAM, version },
+            'Settings saved, but not yet readable; refresh in a moment',
+          );
+        res.json({ message: 'Settings updated successfully', ...settingsView(await ctx.delivery.currentSettings()) });
+      },
+  }),
+  route({
+    method: 'post',
+    path: '/api/delivery/calculate',
+    auth: 'public',
+    summary: 'Delivery and shipping charges for an order total',
+    body: CalculateBody,
+    responses: { 200: '{deliveryCharge, shippingCharge, isFreeDelivery}', 400: 'Bad order total' },
+    handler:
+      ({ delivery }) =>
+      async (_req, res, { body: { orderTotal } }) => {
+        const charges = await delivery.quote(orderTotal);
+        res.json({
+          deliveryCharge: paiseToRupees(charges.deliveryChargePaise),
+          shippingCharge: paiseToRupees(charges.shippingChargePaise),
+          isFreeDelivery: charges.isFreeDelivery,
+        });
+      },
+  }),
+];

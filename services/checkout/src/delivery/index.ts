@@ -1,7 +1,8 @@
-import type { Router } from 'express';
+import { Router } from 'express';
 import type { EventConsumer } from '@shop/shared/bus/types';
+import { mountRoutes } from '@shop/shared/http/route-table';
 import type { ServiceContext } from '@shop/shared/runtime/service';
-import { deliveryRouter } from './api.ts';
+import { DELIVERY_ROUTES } from './api.ts';
 import { Delivery } from './delivery.ts';
 import { deliverySettingsProjection } from './read-models/delivery-settings/delivery-settings-projection.ts';
 
@@ -21,7 +22,7 @@ export function createDelivery(ctx: ServiceContext): {
 } {
   const delivery = new Delivery(ctx.eventStore('checkout'), ctx.pool, ctx.clock, ctx.pubsub);
   return {
-    router: deliveryRouter(ctx, delivery),
+    router: mountRoutes(Router(), DELIVERY_ROUTES, { waitForProjection: ctx.waitForProjection, delivery }),
     consumers: [deliverySettingsProjection(delivery.settingsView)],
     delivery,
   };

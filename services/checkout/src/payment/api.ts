@@ -1,12 +1,12 @@
-import { Router, type Request } from 'express';
+import type { Request } from 'express';
 import { z } from 'zod';
 import { UnavailableError, ValidationError } from '@shop/shared/errors/errors';
 import { buyerKeyOf, clientAddressKeyOf, isFirstVisit } from '@shop/shared/auth/guest-identity';
-import { requireAdmin } from '@shop/shared/auth/tokens';
 import { rateLimit } from '@shop/shared/http/rate-limit';
 import { rupeesInput } from '@shop/shared/http/amount-input';
 import { rupeesToPaise } from '@shop/shared/money/money';
 import { indianPhoneInput } from '@shop/shared/http/phone-input';
+import { routeOf } from '@shop/shared/http/route-table';
 import { parseInput } from '@shop/shared/http/validation';
 import type { Logger } from '@shop/shared/observability/logger';
 import type pg from 'pg';
@@ -70,6 +70,20 @@ export const CheckoutCallBody = z.object({
   razorpay_order_id: z.string().trim().min(1).max(100),
 });
 
+/**
+ * What the webhook reads of a provider event, as documented (the handler checks the signature over the raw
+ * body, then reads these fields as they come).
+ */
+const WebhookBodyShown = z.looseObject({
+  event: z.string().optional(),
+  payload: z
+    .looseObject({
+      payment: z.looseObject({ entity: z.looseObject({}).optional() }).optional(),
+      order: z.looseObject({ entity: z.looseObject({}).optional() }).optional(),
+    })
+    .optional(),
+});
+
 /** What the webhook reads of Razorpay's event body. */
 interface WebhookBody {
   event?: string;
@@ -79,8 +93,8 @@ interface WebhookBody {
   };
 }
 
-/** /api/payment/*: create-order (reserve + price + provider order), verify, webhook. */
-export function paymentRouter(deps: {
+/** What the payment routes use. */
+export interface PaymentPorts {
   payments: Payments;
   pool: pg.Pool;
   webhookSecret: string | null;
@@ -99,178 +113,281 @@ export function paymentRouter(deps: {
   waitForOrder: (razorpayOrderId: string, paymentVersion: number) => Promise<string | null>;
   /** The token of the order's confirmation link (contracts/order-confirmation), for the buyer's verify answer. */
   orderToken: (razorpayOrderId: string) => string;
-}): Router {
-  const r = Router();
-  const { payments } = deps;
-  const webhookEvents = new WebhookEvents(deps.pool);
-  // Per buyer, keyed on what the caller cannot forge: the account, else the browser's signed guest identity
-  // (never a body field such as the e-mail), so a crowd behind one carrier NAT is a crowd of buyers. A caller
-  // can drop the cookie for a new identity: the per-address budget, far larger, is the backstop against that.
-  // Counted in Redis when REDIS_URL is set: several checkout processes share one budget per buyer.
-  const perBuyer = rateLimit({
+}
+
+const route = routeOf<PaymentPorts>('checkout');
+
+/**
+ * Per buyer, keyed on what the caller cannot forge: the account, else the browser's signed guest identity
+ * (never a body field such as the e-mail), so a crowd behind one carrier NAT is a crowd of buyers. A caller
+ * can drop the cookie for a new identity: the per-address budget, far larger, is the backstop against that.
+ * Counted in Redis when REDIS_URL is set: several checkout processes share one budget per buyer. One pair for
+ * all four payment calls (the mount builds it once).
+ */
+const paymentLimits = (ports: PaymentPorts) => [
+  rateLimit({
+    name: 'payment-address',
+    windowMs: 60_000,
+    max: ports.limits.paymentCallsPerAddressPerMinute,
+    message: 'Too many payment attempts from your network, please try again in a minute',
+    key: clientAddressKeyOf,
+  }),
+  rateLimit({
     name: 'payment',
     windowMs: 60_000,
     max: 30,
     message: 'Too many payment attempts, please try again in a minute',
     key: buyerKeyOf,
-  });
-  const perAddress = rateLimit({
-    name: 'payment-address',
-    windowMs: 60_000,
-    max: deps.limits.paymentCallsPerAddressPerMinute,
-    message: 'Too many payment attempts from your network, please try again in a minute',
-    key: clientAddressKeyOf,
-  });
+  }),
+];
 
-  /** The order create payload as a checkout request (the seeds' required-field rules). */
-  const cartOf = (data: z.infer<typeof OrderData>, req: Request, receipt: string): CheckoutRequest => {
-    if (data.items.length === 0) throw new ValidationError('Cart is empty');
-    if (!data.customerName || !data.customerEmail || !data.customerPhone || !data.address || !data.pincode)
-      throw new ValidationError(REQUIRED);
-    if (!z.email().safeParse(data.customerEmail).success) throw new ValidationError('Please enter a valid email');
-    checkUnitsPerProduct(data.items, deps.limits.maxUnitsPerProduct);
-    checkCheckoutSize(data.items, {
-      maxUnits: deps.limits.maxUnitsPerCheckout,
-      maxProducts: deps.limits.maxProductsPerCheckout,
-    });
-    return {
-      lines: data.items.map((i) => ({ productId: i.productId, size: i.size, color: i.color, quantity: i.quantity })),
-      customer: {
-        userId: req.user?.id ?? null,
-        name: data.customerName,
-        email: data.customerEmail,
-        phone: data.customerPhone,
-      },
-      address: data.address,
-      pincode: data.pincode,
-      couponCode: data.couponCode,
-      receipt,
-      buyerKey: buyerKeyOf(req),
-      clientAddressKey: clientAddressKeyOf(req),
-      firstVisit: isFirstVisit(req),
-    };
+/** The order create payload as a checkout request (the seeds' required-field rules). */
+const cartOf = (
+  ports: PaymentPorts,
+  data: z.infer<typeof OrderData>,
+  req: Request,
+  receipt: string,
+): CheckoutRequest => {
+  if (data.items.length === 0) throw new ValidationError('Cart is empty');
+  if (!data.customerName || !data.customerEmail || !data.customerPhone || !data.address || !data.pincode)
+    throw new ValidationError(REQUIRED);
+  if (!z.email().safeParse(data.customerEmail).success) throw new ValidationError('Please enter a valid email');
+  checkUnitsPerProduct(data.items, ports.limits.maxUnitsPerProduct);
+  checkCheckoutSize(data.items, {
+    maxUnits: ports.limits.maxUnitsPerCheckout,
+    maxProducts: ports.limits.maxProductsPerCheckout,
+  });
+  return {
+    lines: data.items.map((i) => ({ productId: i.productId, size: i.size, color: i.color, quantity: i.quantity })),
+    customer: {
+      userId: req.user?.id ?? null,
+      name: data.customerName,
+      email: data.customerEmail,
+      phone: data.customerPhone,
+    },
+    address: data.address,
+    pincode: data.pincode,
+    couponCode: data.couponCode,
+    receipt,
+    buyerKey: buyerKeyOf(req),
+    clientAddressKey: clientAddressKeyOf(req),
+    firstVisit: isFirstVisit(req),
   };
+};
 
-  r.post('/api/payment/create-order', perAddress, perBuyer, async (req, res) => {
-    const body = parseInput(CreateOrderBody, req.body ?? {});
-    const receipt = body.receipt ?? `rcpt_${Date.now()}`;
-    let order;
-    if (body.orderData) {
-      order = await payments.createOrder(cartOf(body.orderData, req, receipt));
-    } else {
-      // The documented fields only: the cart comes with verify and is priced there.
-      if (body.amount === undefined) throw new ValidationError('amount is required (or send orderData)');
-      const amountPaise = rupeesToPaise(body.amount);
-      if (amountPaise < 100) throw new ValidationError('Order total must be at least ₹1.00');
-      order = await payments.openOrder({
-        amountPaise,
-        receipt,
-        userId: req.user?.id ?? null,
-        buyerKey: buyerKeyOf(req),
-      });
+async function processWebhook(ports: PaymentPorts, body: WebhookBody): Promise<string> {
+  const { payments } = ports;
+  const payment = body.payload?.payment?.entity;
+  const orderId = payment?.order_id ?? body.payload?.order?.entity?.id;
+  if (!orderId || (await payments.load(orderId)).state.status === 'none') return 'ignored';
+  if ((body.event === 'order.paid' || body.event === 'payment.captured') && payment?.id) {
+    try {
+      await payments.recordPaid(orderId, payment.id, 'webhook');
+      return 'recorded';
+    } catch (err) {
+      if (!(err instanceof PaymentAfterExpiryError) && !(err instanceof PaymentRefundDueError)) throw err;
+      // Recorded as RefundDue; the refund is issued after the commit (refunds.ts).
+      ports.logger.warn({ orderId, paymentId: payment.id }, 'payment captured for an order it cannot make: refund due');
+      return 'refund_due';
     }
-    res.status(201).json({
-      id: order.id,
-      amount: order.amount,
-      currency: order.currency,
-      receipt: order.receipt,
-      key_id: order.key_id,
-    });
-  });
+  }
+  if (body.event === 'payment.failed') {
+    // As a cancel: the holds go back at once (a retry in the same dialog that then succeeds still places the
+    // order if the stock is there, else it is refunded).
+    await payments.providerFailure(orderId, payment?.error_description ?? 'Payment failed');
+    return 'recorded';
+  }
+  return 'ignored';
+}
 
-  r.post('/api/payment/verify', perAddress, perBuyer, async (req, res) => {
-    const body = parseInput(VerifyBody, req.body ?? {}, 'Payment verification failed');
-    const cart = body.orderData === undefined ? undefined : parseInput(OrderData, body.orderData);
-    const { version } = await payments.verify(
-      { orderId: body.razorpay_order_id, paymentId: body.razorpay_payment_id, signature: body.razorpay_signature },
-      cart ? cartOf(cart, req, `rcpt_${Date.now()}`) : undefined,
-    );
-    const orderNumber = await deps.waitForOrder(body.razorpay_order_id, version);
-    // The payment is recorded either way; if the orders list is slow to show it (a sale's peak), say so
-    // rather than fail: the order reaches the confirmation page and My Orders a moment later (words fit for guests too).
-    // The confirmation link's token goes only to this caller: past payments.verify, the one who holds the payment's
-    // signature (which the provider hands to the paying browser alone).
-    const orderToken = deps.orderToken(body.razorpay_order_id);
-    if (!orderNumber)
-      return void res.status(202).json({
-        success: true,
-        message: 'Payment successful! Your order is being placed and will appear in a moment.',
-        orderNumber: null,
-        orderToken,
-      });
-    res.json({ success: true, message: 'Payment verified successfully', orderNumber, orderToken });
-  });
-
+/** /api/payment/*: create-order (reserve + price + provider order), verify, cancel, dialog-opened, webhook. */
+export const PAYMENT_ROUTES = [
+  route({
+    method: 'post',
+    path: '/api/payment/create-order',
+    auth: 'public',
+    summary: 'Open a payment: hold stock, price the cart and open a provider order (token optional)',
+    middleware: paymentLimits,
+    body: CreateOrderBody,
+    responses: {
+      201: '{id, amount (paise), currency, receipt, key_id}',
+      400: 'Bad input; cart empty; required fields missing; too many units of one product, or in all (MAX_UNITS_PER_CHECKOUT), or too many products (MAX_PRODUCTS_PER_CHECKOUT)',
+      409: '{title, message}: stock or a coupon refuses',
+      429: 'Too many payment attempts, or too many live checkouts (per buyer, or per client address)',
+      503: 'The payment provider or the inventory is unavailable',
+    },
+    handler:
+      (ports) =>
+      async (req, res, { body }) => {
+        const { payments } = ports;
+        const receipt = body.receipt ?? `rcpt_${Date.now()}`;
+        let order;
+        if (body.orderData) {
+          order = await payments.createOrder(cartOf(ports, body.orderData, req, receipt));
+        } else {
+          // The documented fields only: the cart comes with verify and is priced there.
+          if (body.amount === undefined) throw new ValidationError('amount is required (or send orderData)');
+          const amountPaise = rupeesToPaise(body.amount);
+          if (amountPaise < 100) throw new ValidationError('Order total must be at least ₹1.00');
+          order = await payments.openOrder({
+            amountPaise,
+            receipt,
+            userId: req.user?.id ?? null,
+            buyerKey: buyerKeyOf(req),
+          });
+        }
+        res.status(201).json({
+          id: order.id,
+          amount: order.amount,
+          currency: order.currency,
+          receipt: order.receipt,
+          key_id: order.key_id,
+        });
+      },
+  }),
+  route({
+    method: 'post',
+    path: '/api/payment/verify',
+    auth: 'public',
+    // Not `owned`: guests pay too; what authorises it is the provider's signature, not an account.
+    summary: 'Verify a payment signature and place the order',
+    middleware: paymentLimits,
+    body: VerifyBody,
+    bodyMessage: 'Payment verification failed',
+    responses: {
+      200: '{success, message, orderNumber}',
+      202: '{success, message, orderNumber: null}: paid, the order shows in My Orders shortly',
+      400: 'Payment verification failed',
+      409: 'The payment conflicts with its order (expired, or another cart)',
+      429: 'Too many payment attempts',
+      503: 'Unavailable, please retry',
+    },
+    handler:
+      (ports) =>
+      async (req, res, { body }) => {
+        const cart = body.orderData === undefined ? undefined : parseInput(OrderData, body.orderData);
+        const { version } = await ports.payments.verify(
+          { orderId: body.razorpay_order_id, paymentId: body.razorpay_payment_id, signature: body.razorpay_signature },
+          cart ? cartOf(ports, cart, req, `rcpt_${Date.now()}`) : undefined,
+        );
+        const orderNumber = await ports.waitForOrder(body.razorpay_order_id, version);
+        // The payment is recorded either way; if the orders list is slow to show it (a sale's peak), say so
+        // rather than fail: the order reaches the confirmation page and My Orders a moment later (words fit for guests too).
+        // The confirmation link's token goes only to this caller: past payments.verify, the one who holds the payment's
+        // signature (which the provider hands to the paying browser alone).
+        const orderToken = ports.orderToken(body.razorpay_order_id);
+        if (!orderNumber)
+          return void res.status(202).json({
+            success: true,
+            message: 'Payment successful! Your order is being placed and will appear in a moment.',
+            orderNumber: null,
+            orderToken,
+          });
+        res.json({ success: true, message: 'Payment verified successfully', orderNumber, orderToken });
+      },
+  }),
   // The buyer dismissed the payment dialog, or their payment failed: the checkout ends now (its stock, coupon
   // use and live-checkout place go back), unless the provider says it was paid meanwhile (then it is the order).
-  r.post('/api/payment/cancel', perAddress, perBuyer, async (req, res) => {
-    const body = parseInput(CheckoutCallBody, req.body ?? {});
-    const status = await payments.cancel(body.razorpay_order_id, buyerKeyOf(req));
-    res.json({ razorpay_order_id: body.razorpay_order_id, status });
-  });
-
+  route({
+    method: 'post',
+    path: '/api/payment/cancel',
+    auth: 'public',
+    // Not `owned`: guests cancel too; what authorises it is the buyer key (account or signed guest cookie)
+    // recorded on the payment order when it was created.
+    summary:
+      'Cancel your unpaid checkout (payment dialog dismissed or payment failed): its stock, coupon use and checkout place go back at once; a payment that completed meanwhile becomes the order',
+    middleware: paymentLimits,
+    body: CheckoutCallBody,
+    responses: {
+      200: '{razorpay_order_id, status: cancelled | paid}',
+      400: 'Bad input',
+      403: 'This checkout belongs to another buyer',
+      404: 'Payment order not found',
+      429: 'Too many payment attempts',
+      503: 'The payment provider is unavailable, please retry',
+    },
+    handler:
+      (ports) =>
+      async (req, res, { body }) => {
+        const status = await ports.payments.cancel(body.razorpay_order_id, buyerKeyOf(req));
+        res.json({ razorpay_order_id: body.razorpay_order_id, status });
+      },
+  }),
   // Right before the payment dialog opens: the hold lasts the full reservation time from now on.
-  r.post('/api/payment/dialog-opened', perAddress, perBuyer, async (req, res) => {
-    const body = parseInput(CheckoutCallBody, req.body ?? {});
-    const { expiresAt } = await payments.dialogOpened(body.razorpay_order_id, buyerKeyOf(req));
-    res.json({ razorpay_order_id: body.razorpay_order_id, expiresAt });
-  });
-
-  r.post('/api/payment/webhook', async (req, res) => {
-    if (!deps.webhookSecret)
-      throw new UnavailableError('Payment webhooks are not configured (RAZORPAY_WEBHOOK_SECRET)');
-    const signature = req.headers['x-razorpay-signature'];
-    const raw = req.rawBody;
-    if (!raw || typeof signature !== 'string' || !verifyWebhookSignature(raw, signature, deps.webhookSecret)) {
-      throw new ValidationError('Invalid webhook signature');
-    }
-    const eventId = typeof req.headers['x-razorpay-event-id'] === 'string' ? req.headers['x-razorpay-event-id'] : null;
-    const body = req.body as WebhookBody;
-    // One atomic claim per event id: of concurrent deliveries exactly one processes the event.
-    if (eventId && (await webhookEvents.claim(eventId, body.event ?? 'unknown')) === 'duplicate')
-      return void res.json({ status: 'duplicate' });
-    let outcome: string;
-    try {
-      outcome = await processWebhook(body);
-    } catch (err) {
-      // Not lost: the claim is given up, so the provider's redelivery processes the event.
-      if (eventId) await webhookEvents.release(eventId).catch(() => undefined);
-      throw err;
-    }
-    if (eventId) await webhookEvents.complete(eventId, outcome);
-    res.json({ status: outcome });
-  });
-
-  async function processWebhook(body: WebhookBody): Promise<string> {
-    const payment = body.payload?.payment?.entity;
-    const orderId = payment?.order_id ?? body.payload?.order?.entity?.id;
-    if (!orderId || (await payments.load(orderId)).state.status === 'none') return 'ignored';
-    if ((body.event === 'order.paid' || body.event === 'payment.captured') && payment?.id) {
-      try {
-        await payments.recordPaid(orderId, payment.id, 'webhook');
-        return 'recorded';
-      } catch (err) {
-        if (!(err instanceof PaymentAfterExpiryError) && !(err instanceof PaymentRefundDueError)) throw err;
-        // Recorded as RefundDue; the refund is issued after the commit (refunds.ts).
-        deps.logger.warn(
-          { orderId, paymentId: payment.id },
-          'payment captured for an order it cannot make: refund due',
-        );
-        return 'refund_due';
-      }
-    }
-    if (body.event === 'payment.failed') {
-      // As a cancel: the holds go back at once (a retry in the same dialog that then succeeds still places the
-      // order if the stock is there, else it is refunded).
-      await payments.providerFailure(orderId, payment?.error_description ?? 'Payment failed');
-      return 'recorded';
-    }
-    return 'ignored';
-  }
-
-  r.get('/api/payment/admin/refunds', requireAdmin, async (_req, res) => {
-    res.json(await listRefunds(deps.pool));
-  });
-
-  return r;
-}
+  route({
+    method: 'post',
+    path: '/api/payment/dialog-opened',
+    auth: 'public',
+    summary:
+      'Your payment dialog is opening: the checkout holds its stock for the full reservation time (RESERVATION_TTL_SECONDS) instead of HOLD_BEFORE_DIALOG_SECONDS',
+    middleware: paymentLimits,
+    body: CheckoutCallBody,
+    responses: {
+      200: '{razorpay_order_id, expiresAt}',
+      400: 'Bad input',
+      403: 'This checkout belongs to another buyer',
+      404: 'Payment order not found',
+      429: 'Too many payment attempts',
+    },
+    handler:
+      (ports) =>
+      async (req, res, { body }) => {
+        const { expiresAt } = await ports.payments.dialogOpened(body.razorpay_order_id, buyerKeyOf(req));
+        res.json({ razorpay_order_id: body.razorpay_order_id, expiresAt });
+      },
+  }),
+  route({
+    method: 'post',
+    path: '/api/payment/webhook',
+    auth: 'signed',
+    summary: 'Razorpay webhook, signed with RAZORPAY_WEBHOOK_SECRET over the raw body',
+    documented: { body: WebhookBodyShown },
+    responses: {
+      200: '{status: recorded | ignored | duplicate | refund_due}',
+      400: 'Invalid webhook signature',
+      503: 'Webhooks are not configured, or this event is still being processed by another delivery',
+    },
+    handler: (ports) => {
+      const webhookEvents = new WebhookEvents(ports.pool);
+      return async (req, res) => {
+        if (!ports.webhookSecret)
+          throw new UnavailableError('Payment webhooks are not configured (RAZORPAY_WEBHOOK_SECRET)');
+        const signature = req.headers['x-razorpay-signature'];
+        const raw = req.rawBody;
+        if (!raw || typeof signature !== 'string' || !verifyWebhookSignature(raw, signature, ports.webhookSecret)) {
+          throw new ValidationError('Invalid webhook signature');
+        }
+        const eventId =
+          typeof req.headers['x-razorpay-event-id'] === 'string' ? req.headers['x-razorpay-event-id'] : null;
+        const body = req.body as WebhookBody;
+        // One atomic claim per event id: of concurrent deliveries exactly one processes the event.
+        if (eventId && (await webhookEvents.claim(eventId, body.event ?? 'unknown')) === 'duplicate')
+          return void res.json({ status: 'duplicate' });
+        let outcome: string;
+        try {
+          outcome = await processWebhook(ports, body);
+        } catch (err) {
+          // Not lost: the claim is given up, so the provider's redelivery processes the event.
+          if (eventId) await webhookEvents.release(eventId).catch(() => undefined);
+          throw err;
+        }
+        if (eventId) await webhookEvents.complete(eventId, outcome);
+        res.json({ status: outcome });
+      };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/payment/admin/refunds',
+    auth: 'admin',
+    summary: 'Refunds of payments that could not become an order, newest first (amounts in rupees)',
+    responses: {
+      200: '[{razorpayPaymentId, razorpayOrderId, customerEmail, amount, reason, detail, status, refundId, dueAt, refundedAt, attempts, lastError}]',
+      401: 'Not signed in',
+      403: 'Not an admin',
+    },
+    handler: (ports) => async (_req, res) => {
+      res.json(await listRefunds(ports.pool));
+    },
+  }),
+];

@@ -46,7 +46,6 @@ export interface RouteSpec {
   owned?: boolean;
 }
 
-
 /** `/api/products/:id` -> `/api/products/{id}` (OpenAPI's form). */
 export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
 
@@ -97,7 +96,9 @@ export interface RouteDeclaration<
   P extends z.ZodType | undefined,
   Q extends z.ZodType | undefined,
   B extends z.ZodType | undefined,
-> extends Omit<RouteSpec, 'service' | 'params' | 'query' | 'body'>,
+>
+  extends
+    Omit<RouteSpec, 'service' | 'params' | 'query' | 'body'>,
     Omit<RouteMount<Ports>, 'params' | 'query' | 'body' | 'handler'> {
   /** Parsed by the mount (400 naming the field) before the handler runs, and documented. */
   params?: P;
@@ -168,9 +169,8 @@ export function mountRoutes<Ports>(router: Router, routes: readonly Route<Ports>
       };
       await handle(req, res, input);
     };
-    router
-      .route(route.path)
-      [route.method]([...(guard ? [guard] : []), ...(middleware ? middlewareOf(middleware) : []), answer]);
+    const handlers = [...(guard ? [guard] : []), ...(middleware ? middlewareOf(middleware) : []), answer];
+    router.route(route.path)[route.method](handlers);
   }
   return router;
 }
