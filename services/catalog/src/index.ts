@@ -43,7 +43,10 @@ export { Inventory } from './inventory/inventory.ts';
 export { ProductListCache } from './read-models/products/product-list-cache.ts';
 export { InventoryHttpClient } from './inventory/inventory-http-client.ts';
 
-/** Where uploaded and seeded images live (served at /uploads). */
+/** Where the catalog serves uploaded and seeded images (files, not routes of the table). */
+export const UPLOADS_PATH = '/uploads';
+
+/** Where uploaded and seeded images live (served at UPLOADS_PATH). */
 export const uploadsDir = (dataDir: string) => path.join(dataDir, 'uploads');
 
 /** Catalog service: products, per-size stock, images; seeds the demo catalog on first start. */
@@ -81,7 +84,7 @@ export function createCatalogService(
   const homepage = new Homepage(store, ctx.clock);
   const { pool, waitForProjection } = ctx;
   const router = Router();
-  router.use('/uploads', uploadsStatic(dir));
+  router.use(UPLOADS_PATH, uploadsStatic(dir));
   mountRoutes(router, PRODUCT_ROUTES, { pool, waitForProjection, catalog, images, listCache });
   router.use('/api/products', malformedProductBody);
   mountRoutes(router, COLLECTION_ROUTES, { pool, waitForProjection, collections, images });

@@ -1,7 +1,6 @@
 import http, { type IncomingHttpHeaders, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVICE_ROUTES } from '@shop/shared/runtime/service';
 import { createLogger } from '@shop/shared/observability/logger';
 import { Metrics } from '@shop/shared/observability/metrics';
 import { freePort } from '@shop/shared/db/free-port';
@@ -9,6 +8,7 @@ import { closeServer, loopbackServers } from '@shop/test-support/loopback-server
 import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { createProxyGateway } from './proxy.ts';
+import { SERVICE_ROUTES } from './route-table.ts';
 
 /**
  * Issue 14: the distributed gateway forwards through http-proxy-middleware. In front of the real services (a

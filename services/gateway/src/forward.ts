@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express';
 import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin } from 'http-proxy-middleware';
 import type { ServiceUrls } from '@shop/shared/config/config';
 import type { Logger } from '@shop/shared/observability/logger';
-import { SERVICE_ROUTES } from '@shop/shared/runtime/service';
+import { SERVICE_ROUTES } from './route-table.ts';
 
 /** The service owning a path, by the documented route prefixes. */
 export function ownerOf(pathname: string): string | undefined {

@@ -1,12 +1,12 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVICE_ROUTES } from '@shop/shared/runtime/service';
 import { createLogger } from '@shop/shared/observability/logger';
 import { Metrics } from '@shop/shared/observability/metrics';
 import { listen } from '@shop/shared/runtime/host';
 import { closeServer } from '@shop/test-support/loopback-servers';
 import { testShopForTests } from '@shop/test-support/file-shop';
 import { createProxyGateway } from './proxy.ts';
+import { SERVICE_ROUTES } from './route-table.ts';
 
 /**
  * Issue 13: the distributed gateway in front of the real services (a test shop stands in for every service

@@ -45,11 +45,3 @@ export interface ServiceModule {
   drain?(): Promise<void>;
   stop?(): Promise<void>;
 }
-
-/** Path prefixes each service owns: the distributed gateway forwards by these. */
-export const SERVICE_ROUTES: Record<string, string[]> = {
-  accounts: ['/api/auth', '/api/testimonials'],
-  catalog: ['/api/products', '/uploads', '/api/home', '/api/collections'],
-  checkout: ['/api/payment', '/api/coupons', '/api/delivery', '/api/addresses'],
-  order: ['/api/orders'],
-};
