@@ -1,18 +1,18 @@
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
-import { Accounts } from './accounts.ts';
-import { accountsRouter } from './api.ts';
+import { Accounts } from './user/accounts.ts';
+import { accountsRouter } from './user/accounts-api.ts';
 import { USERS_PROJECTION, usersProjection } from './read-models/users/users-projection.ts';
 import {
   TESTIMONIALS_PROJECTION,
   testimonialsProjection,
 } from './read-models/testimonials/testimonials-projection.ts';
 import { seedDemoTestimonials } from './seed/seed-testimonials.ts';
-import { Testimonials } from './testimonials.ts';
-import { testimonialsRouter } from './testimonials-api.ts';
+import { Testimonials } from './testimonial/testimonials.ts';
+import { testimonialsRouter } from './testimonial/testimonials-api.ts';
 import { userStreamId } from './user/events.ts';
 
 export { ACCOUNTS_ROUTES } from './routes.ts';
-export { requireReviewer } from './testimonials-api.ts';
+export { requireReviewer } from './testimonial/testimonials-api.ts';
 
 export { usersProjection } from './read-models/users/users-projection.ts';
 

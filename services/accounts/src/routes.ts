@@ -1,6 +1,6 @@
 import { route, type RouteSpec } from '@shop/shared/http/route-table';
-import { LoginBody, ProfileBody, RegisterBody } from './api.ts';
-import { IdParam as TestimonialIdParam, ModerateBody, SubmitBody } from './testimonials-api.ts';
+import { LoginBody, ProfileBody, RegisterBody } from './user/accounts-api.ts';
+import { IdParam as TestimonialIdParam, ModerateBody, SubmitBody } from './testimonial/testimonials-api.ts';
 
 const service = 'accounts';
 

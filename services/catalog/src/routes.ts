@@ -7,20 +7,20 @@ import {
   ListQuery as ProductListQuery,
   UpdateBody as ProductUpdateBody,
   imageRef,
-} from './api.ts';
+} from './product/catalog-api.ts';
 import {
   CreateBody as CollectionCreateBody,
   IdParam as CollectionIdParam,
   ProductRef,
   UpdateBody as CollectionUpdateBody,
-} from './collections-api.ts';
+} from './collection/collections-api.ts';
 import {
   CreateBody as SectionCreateBody,
   IdParam as SectionIdParam,
   ListQuery as SectionListQuery,
   UpdateBody as SectionUpdateBody,
-} from './home-sections-api.ts';
-import { Slide } from './homepage-api.ts';
+} from './home-section/home-sections-api.ts';
+import { Slide } from './homepage/homepage-api.ts';
 import { MAX_SLIDES } from './homepage/events.ts';
 import { ReserveBody, SettleBody } from './inventory/inventory-api.ts';
 

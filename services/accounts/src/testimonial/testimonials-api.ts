@@ -6,17 +6,17 @@ import { rateLimit } from '@shop/shared/http/rate-limit';
 import { parseInput } from '@shop/shared/http/validation';
 import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
-import { RATING_MESSAGE } from './testimonial/decider.ts';
-import { DEFAULT_RATING, TESTIMONIAL_STATUSES, testimonialStreamId } from './testimonial/events.ts';
+import { RATING_MESSAGE } from './decider.ts';
+import { DEFAULT_RATING, TESTIMONIAL_STATUSES, testimonialStreamId } from './events.ts';
 import type { Testimonials } from './testimonials.ts';
-import { TESTIMONIALS_PROJECTION } from './read-models/testimonials/testimonials-projection.ts';
+import { TESTIMONIALS_PROJECTION } from '../read-models/testimonials/testimonials-projection.ts';
 import {
   asPublicTestimonial,
   countPendingTestimonials,
   findTestimonial,
   listAllTestimonials,
   listApprovedTestimonials,
-} from './read-models/testimonials/testimonials-queries.ts';
+} from '../read-models/testimonials/testimonials-queries.ts';
 
 export const LOGIN_TO_REVIEW_MESSAGE = 'Please login to submit a review';
 

@@ -3,7 +3,7 @@ import { buyThroughSandbox } from '@shop/test-support/purchase';
 import { testShopForTests } from '@shop/test-support/file-shop';
 import { createProduct as listProduct } from '@shop/test-support/fixtures';
 import { waitUntil } from '@shop/test-support/wait-until';
-import type { ProductView } from './read-models/products/products-queries.ts';
+import type { ProductView } from '../read-models/products/products-queries.ts';
 
 const running = testShopForTests();
 

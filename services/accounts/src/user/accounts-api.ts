@@ -11,9 +11,9 @@ import { parseInput } from '@shop/shared/http/validation';
 import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import type { Accounts } from './accounts.ts';
-import { GENDERS, userStreamId } from './user/events.ts';
-import { USERS_PROJECTION } from './read-models/users/users-projection.ts';
-import { findUserByEmail, findUserById, listUsers, type UserView } from './read-models/users/users-queries.ts';
+import { GENDERS, userStreamId } from './events.ts';
+import { USERS_PROJECTION } from '../read-models/users/users-projection.ts';
+import { findUserByEmail, findUserById, listUsers, type UserView } from '../read-models/users/users-queries.ts';
 
 const required = (label: string) =>
   z

@@ -5,8 +5,8 @@ import { withTransaction } from '@shop/shared/db/pool';
 import { decideAndAppend, retryOnConflict } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import type { RecordedEvent } from '@shop/shared/eventstore/types';
-import type { EmailEvent, Gender } from './user/events.ts';
-import { emailStreamId, normaliseEmail, userStreamId } from './user/events.ts';
+import type { EmailEvent, Gender } from './events.ts';
+import { emailStreamId, normaliseEmail, userStreamId } from './events.ts';
 import {
   decideClaimEmail,
   decideReleaseEmail,
@@ -16,7 +16,7 @@ import {
   initialEmailState,
   initialUserState,
   type UserCommand,
-} from './user/decider.ts';
+} from './decider.ts';
 
 /** Application service: runs user commands against the accounts event store. */
 export class Accounts {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartForm } from '@shop/test-support/http';
 import { startShopWithShopper, type TestShop } from '@shop/test-support/test-shop';
-import type { HomepageView } from './read-models/homepage/homepage-queries.ts';
+import type { HomepageView } from '../read-models/homepage/homepage-queries.ts';
 
 type Home = HomepageView & { message?: string };
 

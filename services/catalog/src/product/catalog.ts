@@ -10,13 +10,13 @@ import {
   initialProductState,
   type ProductCommand,
   type ProductState,
-} from './product/decider.ts';
-import { productStreamId, type ProductDetails, type ProductEvent } from './product/events.ts';
-import { evolveStock, heldUnits, initialStockState, type StockState } from './stock/decider.ts';
-import { stockEventsFor, stockLevelsFor, type StockInput } from './stock/stock-levels.ts';
+} from './decider.ts';
+import { productStreamId, type ProductDetails, type ProductEvent } from './events.ts';
+import { evolveStock, heldUnits, initialStockState, type StockState } from '../stock/decider.ts';
+import { stockEventsFor, stockLevelsFor, type StockInput } from '../stock/stock-levels.ts';
 
-export type { StockInput } from './stock/stock-levels.ts';
-import { stockStreamId, type StockEvent } from './stock/events.ts';
+export type { StockInput } from '../stock/stock-levels.ts';
+import { stockStreamId, type StockEvent } from '../stock/events.ts';
 
 /** Streams touched by a command, with the version each reached (for read-your-writes waits). */
 export type Written = Array<{ streamId: string; version: number }>;

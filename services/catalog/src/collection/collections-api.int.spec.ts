@@ -5,7 +5,7 @@ import type { RecordedEvent } from '@shop/shared/eventstore/types';
 import { multipartForm, type FormFile } from '@shop/test-support/http';
 import { startShopWithShopper, type TestShop } from '@shop/test-support/test-shop';
 import { PNG_1X1 as PNG } from '@shop/test-support/fixtures';
-import { collectionsProjection } from './read-models/collections/collections-projection.ts';
+import { collectionsProjection } from '../read-models/collections/collections-projection.ts';
 
 interface Collection {
   id: string;

@@ -7,12 +7,12 @@ import { parseInput } from '@shop/shared/http/validation';
 import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
 import type { ServiceContext } from '@shop/shared/runtime/service';
 import type { Catalog, Written } from './catalog.ts';
-import { PRODUCTS_PROJECTION } from './read-models/products/products-projection.ts';
-import type { ProductListCache } from './read-models/products/product-list-cache.ts';
-import { findProduct, listProductsByIds } from './read-models/products/products-queries.ts';
-import { listBestSelling } from './read-models/best-sellers/best-sellers-queries.ts';
-import { collectionProductIds } from './read-models/collections/collections-queries.ts';
-import { productFormParser, type ImageStore } from './uploads/images.ts';
+import { PRODUCTS_PROJECTION } from '../read-models/products/products-projection.ts';
+import type { ProductListCache } from '../read-models/products/product-list-cache.ts';
+import { findProduct, listProductsByIds } from '../read-models/products/products-queries.ts';
+import { listBestSelling } from '../read-models/best-sellers/best-sellers-queries.ts';
+import { collectionProductIds } from '../read-models/collections/collections-queries.ts';
+import { productFormParser, type ImageStore } from '../uploads/images.ts';
 
 const FILL_MESSAGE = 'Please fill name, price, and quantity';
 

@@ -1,7 +1,7 @@
 import { decideAndAppend } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
-import { decideHomepage, evolveHomepage, initialHomepageState } from './homepage/decider.ts';
-import { HOMEPAGE_STREAM, type CarouselSlide } from './homepage/events.ts';
+import { decideHomepage, evolveHomepage, initialHomepageState } from './decider.ts';
+import { HOMEPAGE_STREAM, type CarouselSlide } from './events.ts';
 
 /** Application service: home page configuration commands against the catalog event store. */
 export class Homepage {
