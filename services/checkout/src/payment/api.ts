@@ -13,8 +13,8 @@ import type pg from 'pg';
 import { verifyWebhookSignature } from '../payment-provider/signatures.ts';
 import { PaymentAfterExpiryError, PaymentRefundDueError } from './decider.ts';
 import type { CheckoutRequest, Payments } from './payments.ts';
-import { checkCheckoutSize, checkUnitsPerProduct } from './purchase-limits.ts';
-import { listRefunds } from './read-models/refunds-projection.ts';
+import { checkCheckoutSize, checkUnitsPerProduct } from '../buyer-limits/purchase-limits.ts';
+import { listRefunds } from '../refunds/read-models/refunds-projection.ts';
 import { WebhookEvents } from './webhook-events.ts';
 
 const REQUIRED = 'Please fill all required fields';

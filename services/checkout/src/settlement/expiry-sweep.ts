@@ -1,8 +1,8 @@
 import type { Pool } from '@shop/shared/db/pool';
 import type { Logger } from '@shop/shared/observability/logger';
 import { delayFor } from '@shop/shared/retry/retry';
-import { overdueOpenOrders } from './read-models/payment-orders-projection.ts';
-import type { Payments } from './payments.ts';
+import { overdueOpenOrders } from '../payment/read-models/payment-orders-projection.ts';
+import type { Payments } from '../payment/payments.ts';
 
 /** Orders looked at per sweep. */
 export const SWEEP_BATCH = 200;

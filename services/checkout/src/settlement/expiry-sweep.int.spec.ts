@@ -19,7 +19,7 @@ import { createCheckoutService } from '../index.ts';
 import { createRazorpayProvider } from '../payment-provider/razorpay-provider.ts';
 import { createRazorpaySandbox, sandboxPay, type RazorpaySandbox } from '../payment-provider/sandbox/index.ts';
 import { REPORT_AFTER_FAILURES, retryDelayMs, sweepExpiredOrders, SWEEP_BATCH } from './expiry-sweep.ts';
-import { SANDBOX_PATH } from './provider-settings.ts';
+import { SANDBOX_PATH } from '../payment/provider-settings.ts';
 
 // Checkout and catalog hosted in this process on a fresh database, the real razorpay SDK against the
 // sandbox over HTTP, and a clock the test moves: orders lapse when the test says so, and the expiry sweep

@@ -4,8 +4,8 @@ import type { EventConsumer } from '@shop/shared/bus/types';
 import type { InventoryPort } from '@shop/shared/contracts/inventory';
 import type { PaymentEvent, PaymentOrderCreated } from '@shop/shared/contracts/payment-events';
 import type { Logger } from '@shop/shared/observability/logger';
-import type { LiveCheckouts } from './live-checkouts.ts';
-import type { CouponUses } from './ports.ts';
+import type { LiveCheckouts } from '../buyer-limits/live-checkouts.ts';
+import type { CouponUses } from '../payment/ports.ts';
 
 export const SETTLEMENT_CONSUMER = 'checkout.settlement';
 /** The job that carries out settlements left pending (a failed call, or a process that died after commit). */

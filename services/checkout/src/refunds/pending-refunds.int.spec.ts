@@ -13,8 +13,8 @@ import {
   type PaymentProvider,
   type RazorpaySandbox,
 } from '../payment-provider/index.ts';
-import { PaymentAfterExpiryError } from './decider.ts';
-import { recordPaid } from './record-payment.ts';
+import { PaymentAfterExpiryError } from '../payment/decider.ts';
+import { recordPaid } from '../payment/record-payment.ts';
 import { PendingRefunds, refundingConsumer, refundReceipt } from './refunds.ts';
 
 // A refund due is issued after its commit, through the real SDK against the sandbox: retried until the

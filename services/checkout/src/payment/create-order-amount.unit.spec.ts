@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '@shop/shared/errors/errors';
 import { parseInput } from '@shop/shared/http/validation';
-import { CreateOrderBody } from './payment/api.ts';
+import { CreateOrderBody } from './api.ts';
 
 /** The message POST /api/payment/create-order answers (400) for `amount`. */
 const refusalOf = (amount: unknown): string | undefined => {

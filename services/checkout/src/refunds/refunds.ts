@@ -5,9 +5,9 @@ import { paymentStreamId, type PaymentEvent } from '@shop/shared/contracts/payme
 import { retryOnConflict } from '@shop/shared/eventstore/command';
 import type { Logger } from '@shop/shared/observability/logger';
 import type { ProviderRefund } from '../payment-provider/provider.ts';
-import { chargedPaise, decidePayment } from './decider.ts';
-import type { PaymentPorts } from './ports.ts';
-import { loadPayment } from './record-payment.ts';
+import { chargedPaise, decidePayment } from '../payment/decider.ts';
+import type { PaymentPorts } from '../payment/ports.ts';
+import { loadPayment } from '../payment/record-payment.ts';
 
 export const REFUNDING_CONSUMER = 'checkout.refunding';
 /** The job that issues refunds left pending (a failed provider call, or a process that died after commit). */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { Coupons } from '../coupons/coupons.ts';
-import { LiveCheckouts } from './live-checkouts.ts';
+import { LiveCheckouts } from '../buyer-limits/live-checkouts.ts';
 import { releaseOrphanCheckouts } from './orphan-checkouts.ts';
 
 // A create-order that died after holding a coupon use and a live-checkout place, but before recording its

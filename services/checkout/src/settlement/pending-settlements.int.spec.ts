@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InventoryPort } from '@shop/shared/contracts/inventory';
 import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
-import type { CouponUses } from './ports.ts';
+import type { CouponUses } from '../payment/ports.ts';
 import { PendingSettlements } from './settlement-consumer.ts';
 
 // The settlement consumer records what to do in its bus transaction; the calls to the catalog and the

@@ -3,7 +3,7 @@ import { paymentStreamId } from '@shop/shared/contracts/payment-events';
 import { sandboxPay } from '../payment-provider/sandbox/sandbox-pay.ts';
 import { webhookSignature } from '../payment-provider/signatures.ts';
 import type { SandboxPayment, SandboxRefund } from '../payment-provider/index.ts';
-import { paymentSettings } from './provider-settings.ts';
+import { paymentSettings } from '../payment/provider-settings.ts';
 import type { RefundView } from './read-models/refunds-projection.ts';
 import { testShopForTests } from '@shop/test-support/file-shop';
 import { createProduct as listProduct } from '@shop/test-support/fixtures';

@@ -2,10 +2,10 @@ import { paymentStreamId, type ExpiryReason } from '@shop/shared/contracts/payme
 import { ForbiddenError, NotFoundError } from '@shop/shared/errors/errors';
 import { retryOnConflict } from '@shop/shared/eventstore/command';
 import { ProviderOrderUnknownError, type ProviderPayment } from '../payment-provider/provider.ts';
-import { buyerKeyOfOrder, decidePayment } from './decider.ts';
-import { releaseHolds } from './hold-and-price.ts';
-import type { PaymentPorts } from './ports.ts';
-import { loadPayment, recordPaid, recordRefundDue } from './record-payment.ts';
+import { buyerKeyOfOrder, decidePayment } from '../payment/decider.ts';
+import { releaseHolds } from '../payment/hold-and-price.ts';
+import type { PaymentPorts } from '../payment/ports.ts';
+import { loadPayment, recordPaid, recordRefundDue } from '../payment/record-payment.ts';
 
 export type SettleOutcome = 'paid' | 'expired' | 'expired-unknown' | 'unchanged';
 
