@@ -24,7 +24,6 @@ import { refundsProjection } from './refunds/read-models/refunds-projection.ts';
 export { CHECKOUT_ROUTES } from './routes.ts';
 
 export { paymentSettings, SANDBOX_PATH, type PaymentSettings } from './payment/provider-settings.ts';
-export { createRazorpaySandbox } from './payment-provider/sandbox/index.ts';
 
 export interface CheckoutOptions {
   /** The catalog's inventory: in-process, or the catalog service over HTTP. */

@@ -8,7 +8,7 @@
  * comes from an address of its own, so the per-address backstops of one test do not spill into another.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxPay } from '../payment-provider/sandbox/sandbox-pay.ts';
+import { sandboxPay } from '@shop/razorpay-sandbox';
 import { TOO_MANY_CHECKOUTS, TOO_MANY_CHECKOUTS_FROM_ADDRESS } from './live-checkouts.ts';
 import { createTenPercentCoupon } from '@shop/test-support/fixtures';
 import { CookieJar, httpClient } from '@shop/test-support/http';

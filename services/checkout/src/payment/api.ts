@@ -10,7 +10,7 @@ import { indianPhoneInput } from '@shop/shared/http/phone-input';
 import { parseInput } from '@shop/shared/http/validation';
 import type { Logger } from '@shop/shared/observability/logger';
 import type pg from 'pg';
-import { verifyWebhookSignature } from '../payment-provider/signatures.ts';
+import { verifyWebhookSignature } from '@shop/razorpay-sandbox/signatures';
 import { PaymentAfterExpiryError, PaymentRefundDueError } from './decider.ts';
 import type { CheckoutRequest, Payments } from './payments.ts';
 import { checkCheckoutSize, checkUnitsPerProduct } from '../buyer-limits/purchase-limits.ts';

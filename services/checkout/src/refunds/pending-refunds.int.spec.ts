@@ -6,13 +6,8 @@ import { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store
 import { listen } from '@shop/shared/runtime/host';
 import { loopbackServers } from '@shop/test-support/loopback-servers';
 import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
-import {
-  createRazorpayProvider,
-  createRazorpaySandbox,
-  sandboxPay,
-  type PaymentProvider,
-  type RazorpaySandbox,
-} from '../payment-provider/index.ts';
+import { createRazorpaySandbox, sandboxPay, type RazorpaySandbox } from '@shop/razorpay-sandbox';
+import { createRazorpayProvider, type PaymentProvider } from '../payment-provider/index.ts';
 import { PaymentAfterExpiryError } from '../payment/decider.ts';
 import { recordPaid } from '../payment/record-payment.ts';
 import { PendingRefunds, refundingConsumer, refundReceipt } from './refunds.ts';

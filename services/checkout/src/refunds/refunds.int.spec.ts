@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { paymentStreamId } from '@shop/shared/contracts/payment-events';
-import { sandboxPay } from '../payment-provider/sandbox/sandbox-pay.ts';
-import { webhookSignature } from '../payment-provider/signatures.ts';
-import type { SandboxPayment, SandboxRefund } from '../payment-provider/index.ts';
+import { sandboxPay } from '@shop/razorpay-sandbox';
+import { webhookSignature } from '@shop/razorpay-sandbox/signatures';
+import type { SandboxPayment, SandboxRefund } from '@shop/razorpay-sandbox';
 import { paymentSettings } from '../payment/provider-settings.ts';
 import type { RefundView } from './read-models/refunds-projection.ts';
 import { testShopForTests } from '@shop/test-support/file-shop';

@@ -17,7 +17,7 @@ import { createProductAndWait } from '../../../catalog/src/testing/catalog-test-
 import { Coupons } from '../coupons/index.ts';
 import { createCheckoutService } from '../index.ts';
 import { createRazorpayProvider } from '../payment-provider/razorpay-provider.ts';
-import { createRazorpaySandbox, sandboxPay, type RazorpaySandbox } from '../payment-provider/sandbox/index.ts';
+import { createRazorpaySandbox, sandboxPay, type RazorpaySandbox } from '@shop/razorpay-sandbox';
 import { REPORT_AFTER_FAILURES, retryDelayMs, sweepExpiredOrders, SWEEP_BATCH } from './expiry-sweep.ts';
 import { SANDBOX_PATH } from '../payment/provider-settings.ts';
 

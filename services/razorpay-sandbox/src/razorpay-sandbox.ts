@@ -3,7 +3,7 @@ import express, { Router, type ErrorRequestHandler, type RequestHandler } from '
 import { z } from 'zod';
 import type { Pool } from '@shop/shared/db/pool';
 import type { Logger } from '@shop/shared/observability/logger';
-import { paymentSignature } from '../signatures.ts';
+import { paymentSignature } from './signatures.ts';
 import { checkoutScript } from './checkout-script.ts';
 import { SandboxError } from './razorpay-error.ts';
 import { razorpayId, SandboxLedger, type Payer } from './sandbox-ledger.ts';

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '@shop/shared/observability/logger';
 import { delayFor } from '@shop/shared/retry/retry';
-import { webhookSignature } from '../signatures.ts';
+import { webhookSignature } from './signatures.ts';
 import { razorpayId, type SandboxOrder, type SandboxPayment } from './sandbox-ledger.ts';
 
 export type SandboxWebhookEvent = 'payment.captured' | 'payment.failed' | 'order.paid';
