@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { decideAndAppend } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import type { Written } from '../product/catalog.ts';
-import { decideCollection, evolveCollection, initialCollectionState, type CollectionCommand } from './decider.ts';
+import {
+  decideCollection,
+  evolveCollection,
+  initialCollectionState,
+  type CollectionCommand,
+} from './decider.ts';
 import { collectionStreamId, type CollectionDetails } from './events.ts';
 import { evolveProduct, initialProductState, type ProductState } from '../product/decider.ts';
 import { productStreamId, type ProductEvent } from '../product/events.ts';

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { decideAndAppend } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import type { Written } from '../product/catalog.ts';
-import { decideHomeSection, evolveHomeSection, initialHomeSectionState, type HomeSectionCommand } from './decider.ts';
+import {
+  decideHomeSection,
+  evolveHomeSection,
+  initialHomeSectionState,
+  type HomeSectionCommand,
+} from './decider.ts';
 import { homeSectionStreamId, type HomeSectionDetails } from './events.ts';
 
 const HOME_SECTION = { initialState: initialHomeSectionState, evolve: evolveHomeSection, decide: decideHomeSection };
