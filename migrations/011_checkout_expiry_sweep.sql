@@ -1,4 +1,4 @@
--- The expiry sweep's bookkeeping (services/checkout/src/payment/expiry-sweep.ts): open orders it tried and
+-- The expiry sweep's bookkeeping (services/checkout/src/settlement/expiry-sweep.ts): open orders it tried and
 -- could not settle (the payment provider failed), and when to try each again. Failing orders wait their
 -- turn instead of filling every sweep's batch ahead of newer ones. Not a projection: nothing rebuilds it;
 -- a row goes once its order is settled.

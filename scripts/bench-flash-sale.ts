@@ -13,7 +13,7 @@
  */
 import pg from 'pg';
 import { adminToken, machineLine, percentile, startShopUnderTest } from './bench/shop-under-test.ts';
-import { sandboxPay } from '../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
+import { sandboxPay } from '../services/razorpay-sandbox/src/sandbox-pay.ts';
 import { fromBuyer, guestOrder } from '@shop/test-support/purchase';
 import { DbActivityProbe, printDbActivity, type DbActivity } from './bench/db-activity.ts';
 import { canMeasureCpu, isPostgres, processesCpuSeconds } from './bench/process-cpu.ts';

@@ -15,7 +15,7 @@
  * the report). Prints one `figure:` line per measurement; exits 1 naming the first thing that went wrong.
  */
 import { execSync } from 'node:child_process';
-import { sandboxPay } from '../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
+import { sandboxPay } from '../../services/razorpay-sandbox/src/sandbox-pay.ts';
 import { openEventStream, type EventStreamReader } from '../../services/order/src/testing/sse-client.ts';
 import { CookieJar, httpClient } from '@shop/test-support/http';
 import { guestOrder } from '@shop/test-support/purchase';

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { startCrashableDistributed } from '../../scripts/distributed-processes.ts';
 import { holdBackstopMs } from '../../services/catalog/src/inventory/hold-expiry.ts';
-import { livePlaceBackstopMs } from '../../services/checkout/src/payment/live-checkouts.ts';
+import { livePlaceBackstopMs } from '../../services/checkout/src/buyer-limits/live-checkouts.ts';
 import { startMockKafka } from '@shop/test-support/kafka-broker';
 import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';

@@ -9,7 +9,7 @@ import { waitUntil } from '@shop/test-support/wait-until';
 import { crash, useShopDataDir, waitHealthy } from './support/shop-process.ts';
 import { expectLedgerBalanced, type StockLedger } from './support/stock-ledger.ts';
 import { holdBackstopMs } from '../../services/catalog/src/inventory/hold-expiry.ts';
-import { livePlaceBackstopMs } from '../../services/checkout/src/payment/live-checkouts.ts';
+import { livePlaceBackstopMs } from '../../services/checkout/src/buyer-limits/live-checkouts.ts';
 import {
   adminToken,
   confirmedBuyers,

@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-d
 import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { openEventStream } from '../../services/order/src/testing/sse-client.ts';
-import { sandboxPay } from '../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
+import { sandboxPay } from '../../services/razorpay-sandbox/src/sandbox-pay.ts';
 import { PNG_1X1 as PNG } from '@shop/test-support/fixtures';
 import { freePortRun } from '@shop/test-support/port-run';
 

@@ -3,7 +3,7 @@ import { httpClient } from '@shop/test-support/http';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { attempt, exitOf, openSse, probeWhileStopping, type Outcome } from './support/graceful-stop.ts';
 import { useShopDataDir, waitHealthy } from './support/shop-process.ts';
-import { SHOP_STOPPING_MESSAGE } from '../../services/checkout/src/payment-provider/sandbox/razorpay-sandbox.ts';
+import { SHOP_STOPPING_MESSAGE } from '../../services/razorpay-sandbox/src/razorpay-sandbox.ts';
 import { DEFAULT_ADMIN, openSale, post, saleOrder, saleProduct } from './support/sale.ts';
 
 /**

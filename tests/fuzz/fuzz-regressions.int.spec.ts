@@ -92,7 +92,7 @@ describe('fuzzer finds (regressions)', () => {
 
   // A size's count was checked for a whole number >= 0 only: 123456789012345678901234567890 was accepted,
   // written to the log as StockLevelSet, and every projection parked it (integer column, safe-integer
-  // schema), so the create waited out its 5 s and answered 503. Fixed in catalog/src/api.ts (at most 1000000).
+  // schema), so the create waited out its 5 s and answered 503. Fixed in catalog/src/product/catalog-api.ts (at most 1000000).
   it('a size count past 1000000 is a 400 naming the size; 1000000 is taken', async () => {
     const json = { 'content-type': 'application/json' };
     for (const count of ['123456789012345678901234567890', '1000001']) {

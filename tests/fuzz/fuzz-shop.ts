@@ -12,7 +12,7 @@ import { SERVICES, startDistributed } from '../../scripts/distributed-processes.
 import { createFreshDatabase } from '@shop/test-support/fresh-database';
 import { startMockKafka } from '@shop/test-support/kafka-broker';
 import { ROUTE_TABLE } from '../../services/gateway/src/route-table.ts';
-import { sandboxPay } from '../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
+import { sandboxPay } from '../../services/razorpay-sandbox/src/sandbox-pay.ts';
 import { loadConfig } from '../../services/shared/src/config/config.ts';
 import type { RouteSpec } from '../../services/shared/src/http/route-table.ts';
 import { createRng } from '@shop/test-support/prng';

@@ -29,6 +29,9 @@ describe('lint: a service imports another service only through its public client
     ['../../../order/src/placement/wait-for-order.ts', 'services/checkout/src/payment/api.ts'],
     ['../../catalog/src/inventory/inventory-http-client.ts', 'services/checkout/src/main.ts'],
     ['@shop/order/client', 'services/shared/src/runtime/service.ts'],
+    ['@shop/razorpay-sandbox', 'services/shared/src/runtime/service.ts'],
+    ['@shop/checkout', 'services/razorpay-sandbox/src/razorpay-sandbox.ts'],
+    ['../../checkout/src/payment/decider.ts', 'services/razorpay-sandbox/src/razorpay-sandbox.ts'],
   ])('refuses %s in %s', async (source, file) => {
     const errors = await restrictedImports(source, file);
     expect(errors).toHaveLength(1);
@@ -39,6 +42,7 @@ describe('lint: a service imports another service only through its public client
     ['@shop/catalog/client', 'services/checkout/src/main.ts'],
     ['@shop/order/client', 'services/checkout/src/main.ts'],
     ['@shop/shared/contracts/order-placement', 'services/checkout/src/index.ts'],
+    ['@shop/razorpay-sandbox/signatures', 'services/checkout/src/payment/price-at-verify.ts'],
     ['../order/events.ts', 'services/order/src/placement/wait-for-order.ts'],
     ['../../order/events.ts', 'services/order/src/read-models/orders/orders-projection.ts'],
     // the gateway is the composition root; tests and test hosts may wire any service

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxPay } from '../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
+import { sandboxPay } from '../../services/razorpay-sandbox/src/sandbox-pay.ts';
 import { ROUTE_TABLE } from '../../services/gateway/src/route-table.ts';
 import { openEventStream, type EventStreamReader } from '../../services/order/src/testing/sse-client.ts';
 import { startTestShop, type TestShop } from '@shop/test-support/test-shop';

@@ -1,4 +1,4 @@
-import { sandboxPay } from '../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
+import { sandboxPay } from '../../services/razorpay-sandbox/src/sandbox-pay.ts';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { ADDRESS, createProduct as createProductThroughApi } from '@shop/test-support/fixtures';
 import type { TestShop } from '@shop/test-support/test-shop';

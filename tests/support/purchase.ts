@@ -1,4 +1,4 @@
-import { sandboxPay } from '../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
+import { sandboxPay } from '../../services/razorpay-sandbox/src/sandbox-pay.ts';
 import type { TestShop } from './test-shop.ts';
 
 export interface PurchaseLine {

@@ -2,18 +2,18 @@ import { Router } from 'express';
 import { KnownDevices } from '@shop/shared/auth/known-devices';
 import { mountRoutes, type RouteSpec } from '@shop/shared/http/route-table';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
-import { Accounts } from './accounts.ts';
-import { ACCOUNTS_API_ROUTES } from './api.ts';
+import { Accounts } from './user/accounts.ts';
+import { ACCOUNTS_API_ROUTES } from './user/accounts-api.ts';
 import { USERS_PROJECTION, usersProjection } from './read-models/users/users-projection.ts';
 import { TESTIMONIALS_PROJECTION, testimonialsProjection } from './read-models/testimonials/testimonials-projection.ts';
 import { seedDemoTestimonials } from './seed/seed-testimonials.ts';
-import { Testimonials } from './testimonials.ts';
-import { TESTIMONIALS_ROUTES } from './testimonials-api.ts';
+import { Testimonials } from './testimonial/testimonials.ts';
+import { TESTIMONIALS_ROUTES } from './testimonial/testimonials-api.ts';
 import { userStreamId } from './user/events.ts';
 
 /** Every route the accounts service mounts. */
 export const ACCOUNTS_ROUTES: RouteSpec[] = [...ACCOUNTS_API_ROUTES, ...TESTIMONIALS_ROUTES];
-export { requireReviewer } from './testimonials-api.ts';
+export { requireReviewer } from './testimonial/testimonials-api.ts';
 
 export { usersProjection } from './read-models/users/users-projection.ts';
 

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { Router } from 'express';
 import { mountRoutes, type RouteSpec } from '@shop/shared/http/route-table';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
-import { malformedProductBody, PRODUCT_ROUTES, uploadsStatic } from './api.ts';
-import { Catalog, type Written } from './catalog.ts';
+import { malformedProductBody, PRODUCT_ROUTES, uploadsStatic } from './product/catalog-api.ts';
+import { Catalog, type Written } from './product/catalog.ts';
 import { ProductListCache } from './read-models/products/product-list-cache.ts';
 import { PRODUCTS_PROJECTION, productsProjection } from './read-models/products/products-projection.ts';
 import { bestSellersProjection } from './read-models/best-sellers/best-sellers-projection.ts';
@@ -16,17 +16,17 @@ import { StockWriter } from './inventory/stock-writer.ts';
 import { ProductFactsView } from './inventory/product-facts.ts';
 import { HOLD_EXPIRY_JOB, holdBackstopMs, holdSweepEveryMs } from './inventory/hold-expiry.ts';
 import { stockHoldsProjection } from './read-models/stock-holds/stock-holds-projection.ts';
-import { Collections } from './collections.ts';
-import { COLLECTION_ROUTES } from './collections-api.ts';
+import { Collections } from './collection/collections.ts';
+import { COLLECTION_ROUTES } from './collection/collections-api.ts';
 import { COLLECTIONS_PROJECTION, collectionsProjection } from './read-models/collections/collections-projection.ts';
-import { HomeSections } from './home-sections.ts';
-import { HOME_SECTION_ROUTES } from './home-sections-api.ts';
+import { HomeSections } from './home-section/home-sections.ts';
+import { HOME_SECTION_ROUTES } from './home-section/home-sections-api.ts';
 import {
   HOME_SECTIONS_PROJECTION,
   homeSectionsProjection,
 } from './read-models/home-sections/home-sections-projection.ts';
-import { Homepage } from './homepage.ts';
-import { HOMEPAGE_ROUTES } from './homepage-api.ts';
+import { Homepage } from './homepage/homepage.ts';
+import { HOMEPAGE_ROUTES } from './homepage/homepage-api.ts';
 import { HOMEPAGE_PROJECTION, homepageProjection } from './read-models/homepage/homepage-projection.ts';
 
 /** Every route the catalog service mounts (the /internal/inventory/* ones only in its own process). */

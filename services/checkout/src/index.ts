@@ -14,16 +14,16 @@ import { createDelivery } from './delivery/index.ts';
 import { createRazorpayProvider } from './payment-provider/razorpay-provider.ts';
 import type { PaymentProvider } from './payment-provider/provider.ts';
 import { PAYMENT_ROUTES } from './payment/api.ts';
-import { sweepExpiredOrders } from './payment/expiry-sweep.ts';
+import { sweepExpiredOrders } from './settlement/expiry-sweep.ts';
 import { paymentOrdersProjection } from './payment/read-models/payment-orders-projection.ts';
-import { LiveCheckouts } from './payment/live-checkouts.ts';
+import { LiveCheckouts } from './buyer-limits/live-checkouts.ts';
 import { Payments, RECONCILE_JOB } from './payment/payments.ts';
 import { NewStreamAppender } from '@shop/shared/eventstore/new-stream-appender';
 import { paymentSettings, type PaymentSettings } from './payment/provider-settings.ts';
-import { PendingSettlements, SETTLE_PENDING_JOB, settlementConsumer } from './payment/settlement-consumer.ts';
-import { ORPHAN_CHECKOUTS_JOB, releaseOrphanCheckouts } from './payment/orphan-checkouts.ts';
-import { PendingRefunds, REFUND_PENDING_JOB, refundingConsumer } from './payment/refunds.ts';
-import { refundsProjection } from './payment/read-models/refunds-projection.ts';
+import { PendingSettlements, SETTLE_PENDING_JOB, settlementConsumer } from './settlement/settlement-consumer.ts';
+import { ORPHAN_CHECKOUTS_JOB, releaseOrphanCheckouts } from './settlement/orphan-checkouts.ts';
+import { PendingRefunds, REFUND_PENDING_JOB, refundingConsumer } from './refunds/refunds.ts';
+import { refundsProjection } from './refunds/read-models/refunds-projection.ts';
 
 /** Every route the checkout service mounts. */
 export const CHECKOUT_ROUTES: RouteSpec[] = [
@@ -34,7 +34,6 @@ export const CHECKOUT_ROUTES: RouteSpec[] = [
 ];
 
 export { paymentSettings, SANDBOX_PATH, type PaymentSettings } from './payment/provider-settings.ts';
-export { createRazorpaySandbox } from './payment-provider/sandbox/index.ts';
 
 export interface CheckoutOptions {
   /** The catalog's inventory: in-process, or the catalog service over HTTP. */
@@ -121,7 +120,7 @@ export function createCheckoutService(
     await settlements.run();
   });
 
-  // Refunds due are issued after their commit, retried until the provider has taken them (payment/refunds.ts).
+  // Refunds due are issued after their commit, retried until the provider has taken them (refunds/refunds.ts).
   const refunds = new PendingRefunds({ pool: ctx.pool, store, provider, clock: ctx.clock, logger: ctx.logger });
   ctx.jobs.register(REFUND_PENDING_JOB, async () => {
     await refunds.run();

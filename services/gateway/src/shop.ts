@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import { createAccountsService } from '@shop/accounts';
 import { createCatalogService } from '@shop/catalog';
-import { createCheckoutService, createRazorpaySandbox, SANDBOX_PATH } from '@shop/checkout';
+import { createCheckoutService, SANDBOX_PATH } from '@shop/checkout';
+import { createRazorpaySandbox } from '@shop/razorpay-sandbox';
 import { createOrderService, inProcessOrderPlacement } from '@shop/order';
 import type { Config } from '@shop/shared/config/config';
 import { listenWhileStarting, type StartingServer } from '@shop/shared/http/starting';

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { sandboxPay } from '../../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
+import { sandboxPay } from '../../../services/razorpay-sandbox/src/sandbox-pay.ts';
 import { atBothWidths, fillLabelled, submitLogin, useShopAndBrowser, VIEWPORTS } from '../support/browser.ts';
 
 // Issue 10, browser test (d) and the account screens: the login guard's round trip, the profile and the

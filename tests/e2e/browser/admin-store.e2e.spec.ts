@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sandboxPay } from '../../../services/checkout/src/payment-provider/sandbox/sandbox-pay.ts';
+import { sandboxPay } from '../../../services/razorpay-sandbox/src/sandbox-pay.ts';
 import { DEFAULT_ADMIN } from '@shop/test-support/fixtures';
 import {
   expectFits,

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type express from 'express';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { createRazorpaySandbox, type RazorpaySandbox } from '../../../services/checkout/src/payment-provider/index.ts';
+import { createRazorpaySandbox, type RazorpaySandbox } from '../../../services/razorpay-sandbox/src/index.ts';
 import { listen } from '../../../services/shared/src/runtime/host.ts';
 import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { launchBrowser } from './browser.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { StreamVersionConflictError, type PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
-import type { Accounts } from '../accounts.ts';
-import type { Testimonials } from '../testimonials.ts';
+import type { Accounts } from '../user/accounts.ts';
+import type { Testimonials } from '../testimonial/testimonials.ts';
 import { testimonialStreamId } from '../testimonial/events.ts';
 
 const SEED_STREAM = 'accounts-demo-testimonials-seed';

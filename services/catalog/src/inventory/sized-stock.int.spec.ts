@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sandboxPay } from '../../../checkout/src/payment-provider/sandbox/sandbox-pay.ts';
+import { sandboxPay } from '../../../razorpay-sandbox/src/sandbox-pay.ts';
 import { testShopForTests } from '@shop/test-support/file-shop';
 import { guestOrderData } from '@shop/test-support/purchase';
 

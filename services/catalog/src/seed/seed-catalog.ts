@@ -1,7 +1,7 @@
 import { ConflictError } from '@shop/shared/errors/errors';
 import { StreamVersionConflictError, type PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import { rupeesToPaise } from '@shop/shared/money/money';
-import type { Catalog, Written } from '../catalog.ts';
+import type { Catalog, Written } from '../product/catalog.ts';
 import type { ImageStore } from '../uploads/images.ts';
 import { DEMO_CATALOG } from './demo-catalog.ts';
 import { garmentSvg } from './garment-svg.ts';

@@ -1,9 +1,9 @@
 import { StreamVersionConflictError, type PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import { rupeesToPaise } from '@shop/shared/money/money';
-import type { Written } from '../catalog.ts';
-import type { Collections } from '../collections.ts';
-import type { HomeSections } from '../home-sections.ts';
-import type { Homepage } from '../homepage.ts';
+import type { Written } from '../product/catalog.ts';
+import type { Collections } from '../collection/collections.ts';
+import type { HomeSections } from '../home-section/home-sections.ts';
+import type { Homepage } from '../homepage/homepage.ts';
 import { HOMEPAGE_STREAM } from '../homepage/events.ts';
 import { DEMO_CATALOG } from './demo-catalog.ts';
 import { demoImagePath, demoProductId } from './seed-catalog.ts';

@@ -9,5 +9,9 @@ export type {
 } from './provider.ts';
 export { ProviderOrderUnknownError } from './provider.ts';
 export { createRazorpayProvider, type RazorpayProviderOptions } from './razorpay-provider.ts';
-export { paymentSignature, verifyPaymentSignature, verifyWebhookSignature, webhookSignature } from './signatures.ts';
-export * from './sandbox/index.ts';
+export {
+  paymentSignature,
+  verifyPaymentSignature,
+  verifyWebhookSignature,
+  webhookSignature,
+} from '@shop/razorpay-sandbox/signatures';

@@ -6,15 +6,17 @@ import { loopbackServers } from '@shop/test-support/loopback-servers';
 import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { waitUntil } from '@shop/test-support/wait-until';
 import {
-  createRazorpayProvider,
   createRazorpaySandbox,
-  ProviderOrderUnknownError,
   sandboxPay,
+  type RazorpaySandbox,
+  type RazorpayWebhookBody,
+} from '@shop/razorpay-sandbox';
+import {
+  createRazorpayProvider,
+  ProviderOrderUnknownError,
   verifyPaymentSignature,
   verifyWebhookSignature,
   type PaymentProvider,
-  type RazorpaySandbox,
-  type RazorpayWebhookBody,
 } from './index.ts';
 
 // The real razorpay SDK, over HTTP, against the sandbox mounted the way the gateway mounts it.

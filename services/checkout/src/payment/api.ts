@@ -10,11 +10,11 @@ import { routeOf } from '@shop/shared/http/route-table';
 import { parseInput } from '@shop/shared/http/validation';
 import type { Logger } from '@shop/shared/observability/logger';
 import type pg from 'pg';
-import { verifyWebhookSignature } from '../payment-provider/signatures.ts';
+import { verifyWebhookSignature } from '@shop/razorpay-sandbox/signatures';
 import { PaymentAfterExpiryError, PaymentRefundDueError } from './decider.ts';
 import type { CheckoutRequest, Payments } from './payments.ts';
-import { checkCheckoutSize, checkUnitsPerProduct } from './purchase-limits.ts';
-import { listRefunds } from './read-models/refunds-projection.ts';
+import { checkCheckoutSize, checkUnitsPerProduct } from '../buyer-limits/purchase-limits.ts';
+import { listRefunds } from '../refunds/read-models/refunds-projection.ts';
 import { WebhookEvents } from './webhook-events.ts';
 
 const REQUIRED = 'Please fill all required fields';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentStreamId } from '@shop/shared/contracts/payment-events';
-import { sandboxPay } from '../payment-provider/sandbox/sandbox-pay.ts';
+import { sandboxPay } from '@shop/razorpay-sandbox';
 import { createTenPercentCoupon } from '@shop/test-support/fixtures';
 import { CookieJar, httpClient, type HttpClient } from '@shop/test-support/http';
 import { guestOrder, type PurchaseLine } from '@shop/test-support/purchase';

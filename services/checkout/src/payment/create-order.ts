@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { paymentStreamId } from '@shop/shared/contracts/payment-events';
 import { decidePayment, initialPaymentState, type PaymentCommand } from './decider.ts';
 import { buyerOf, expiryOf, holdAndPrice, releaseHolds } from './hold-and-price.ts';
-import { livePlaceBackstopMs } from './live-checkouts.ts';
+import { livePlaceBackstopMs } from '../buyer-limits/live-checkouts.ts';
 import type { CheckoutRequest, PaymentPorts } from './ports.ts';
-import { replaceCheckoutsOf } from './settle-expired.ts';
+import { replaceCheckoutsOf } from '../settlement/settle-expired.ts';
 
 /** What create-order answers (the seeds' shape for the Razorpay checkout widget). */
 export interface CreatedOrder {

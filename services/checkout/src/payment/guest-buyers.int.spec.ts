@@ -4,7 +4,7 @@
  * HttpOnly cookie), not by their address. Whole shop over HTTP on real Postgres, default limits.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxPay } from '../payment-provider/sandbox/sandbox-pay.ts';
+import { sandboxPay } from '@shop/razorpay-sandbox';
 import { GUEST_COOKIE } from '@shop/shared/auth/guest-identity';
 import { CookieJar, httpClient } from '@shop/test-support/http';
 import { guestOrder } from '@shop/test-support/purchase';

@@ -2,7 +2,7 @@ import type { CheckoutRequest, PaymentPorts } from './ports.ts';
 import { createOrder, openOrder } from './create-order.ts';
 import { verify } from './price-at-verify.ts';
 import { loadPayment, recordFailure, recordPaid } from './record-payment.ts';
-import { cancelCheckout, dialogOpened, settleExpired, settleUnpaid } from './settle-expired.ts';
+import { cancelCheckout, dialogOpened, settleExpired, settleUnpaid } from '../settlement/settle-expired.ts';
 
 export type { CheckoutRequest, CouponUses, DeliveryQuotes, PaymentPorts } from './ports.ts';
 export { orderLinesOf } from './hold-and-price.ts';

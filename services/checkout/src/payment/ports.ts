@@ -4,7 +4,7 @@ import type { NewStreamAppender } from '@shop/shared/eventstore/new-stream-appen
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import type { Logger } from '@shop/shared/observability/logger';
 import type { PaymentProvider } from '../payment-provider/provider.ts';
-import type { LiveCheckouts } from './live-checkouts.ts';
+import type { LiveCheckouts } from '../buyer-limits/live-checkouts.ts';
 
 /** Coupon uses held with an order (the coupons slice). */
 export interface CouponUses {

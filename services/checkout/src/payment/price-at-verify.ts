@@ -1,7 +1,7 @@
 import { paymentStreamId } from '@shop/shared/contracts/payment-events';
 import { AppError, ForbiddenError, ValidationError } from '@shop/shared/errors/errors';
 import { StreamVersionConflictError } from '@shop/shared/eventstore/postgres-event-store';
-import { verifyPaymentSignature } from '../payment-provider/signatures.ts';
+import { verifyPaymentSignature } from '@shop/razorpay-sandbox/signatures';
 import { decidePayment, evolvePayment, mayPriceOpenedOrder, PaymentRefundDueError } from './decider.ts';
 import { holdAndPrice, releaseHolds, type HeldOrder } from './hold-and-price.ts';
 import type { CheckoutRequest, PaymentPorts } from './ports.ts';

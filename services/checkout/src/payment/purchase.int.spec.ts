@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sandboxPay } from '../payment-provider/sandbox/sandbox-pay.ts';
+import { sandboxPay } from '@shop/razorpay-sandbox';
 import { paymentSettings } from './provider-settings.ts';
 import { createProduct as listProduct, createTenPercentCoupon } from '@shop/test-support/fixtures';
 import { testShopForTests } from '@shop/test-support/file-shop';

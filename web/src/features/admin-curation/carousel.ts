@@ -58,7 +58,7 @@ export function homepageFormData(slides: SlideFormValues[], sections?: unknown):
 export type SlideField = 'name' | 'price' | 'image';
 export type SlideMessages = Partial<Record<SlideField, string>>;
 
-// The catalog service's limits (services/catalog/src/homepage-api.ts and homepage/decider.ts).
+// The catalog service's limits (services/catalog/src/homepage/homepage-api.ts and decider.ts).
 const MAX_PRICE_RUPEES = 10_000_000;
 const IMAGE_REF = /^(https?:\/\/|\/uploads\/[\w./-]+$)/;
 
