@@ -4,7 +4,7 @@ import { verifyPassword } from '@shop/shared/auth/passwords';
 import { KnownDevices } from '@shop/shared/auth/known-devices';
 import { requireAdmin, requireAuth, type TokenService } from '@shop/shared/auth/tokens';
 import { NotFoundError, UnauthorizedError, UnavailableError } from '@shop/shared/errors/errors';
-import { loginLimits } from '@shop/shared/http/login-limits';
+import { loginLimits } from './user/login-limits.ts';
 import { rateLimit } from '@shop/shared/http/rate-limit';
 import { indianPhoneInput } from '@shop/shared/http/phone-input';
 import { parseInput } from '@shop/shared/http/validation';
