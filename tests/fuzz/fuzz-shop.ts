@@ -118,6 +118,7 @@ export async function startFuzzShop(opts: {
       const internal: Array<[string, string]> = [
         ['/internal/inventory/', `http://127.0.0.1:${servicePort('catalog')}`],
         ['/internal/orders/', `http://127.0.0.1:${servicePort('order')}`],
+        ['/internal/checkout/', `http://127.0.0.1:${servicePort('checkout')}`],
       ];
       urlFor = (target) => internal.find(([prefix]) => target.startsWith(prefix))?.[1] ?? url;
     }

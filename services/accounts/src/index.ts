@@ -15,6 +15,7 @@ export { ACCOUNTS_ROUTES } from './routes.ts';
 export { requireReviewer } from './testimonials-api.ts';
 
 export { usersProjection } from './read-models/users/users-projection.ts';
+export { accountsHistory } from './history/accounts-history.ts';
 
 /**
  * Accounts service: registration, login, profile, admin users list, testimonials; ensures the configured admin.

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { CatalogHistoryPort } from '@shop/shared/contracts/event-history';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
 import { catalogRouter } from './api.ts';
 import { Catalog, type Written } from './catalog.ts';
@@ -10,6 +11,8 @@ import { seedDemoStorefront } from './seed/seed-storefront.ts';
 import { ImageStore } from './uploads/images.ts';
 import { Inventory } from './inventory/inventory.ts';
 import { inventoryRouter } from './inventory/inventory-api.ts';
+import { catalogHistory } from './history/catalog-history.ts';
+import { catalogHistoryRouter } from './history/history-api.ts';
 import { StockWriter } from './inventory/stock-writer.ts';
 import { ProductFactsView } from './inventory/product-facts.ts';
 import { HOLD_EXPIRY_JOB, holdBackstopMs, holdSweepEveryMs } from './inventory/hold-expiry.ts';
@@ -33,6 +36,7 @@ export { productsProjection, PRODUCTS_PROJECTION } from './read-models/products/
 export { Inventory } from './inventory/inventory.ts';
 export { ProductListCache } from './read-models/products/product-list-cache.ts';
 export { InventoryHttpClient } from './inventory/inventory-http-client.ts';
+export { catalogHistory } from './history/catalog-history.ts';
 
 /** Where uploaded and seeded images live (served at /uploads). */
 export const uploadsDir = (dataDir: string) => path.join(dataDir, 'uploads');
@@ -43,12 +47,13 @@ export function createCatalogService(
   opts: {
     seed?: boolean;
     /**
-     * Serve /internal/inventory/* (service tokens only) for a checkout running as its own process. Off in
-     * the all-in-one process, where checkout holds the inventory in-process and nothing may reach it by HTTP.
+     * Serve /internal/inventory/* (service tokens only) for a checkout running as its own process, and a
+     * reservation's part of an order's history for the order service. Off in the all-in-one process, where
+     * checkout holds the inventory in-process and nothing may reach it by HTTP.
      */
     internalRoutes?: boolean;
   } = {},
-): ServiceModule & { catalog: Catalog; inventory: Inventory } {
+): ServiceModule & { catalog: Catalog; inventory: Inventory; history: CatalogHistoryPort } {
   const store = ctx.eventStore('catalog');
   const catalog = new Catalog(store, ctx.clock);
   const dir = uploadsDir(ctx.config.DATA_DIR);
@@ -75,11 +80,13 @@ export function createCatalogService(
   // Only /api/home/sections/...: /api/home itself (the carousel) is served by its own router.
   router.use(homeSectionsRouter(ctx, { sections }));
   router.use(homepageRouter(ctx, { homepage, images }));
-  if (opts.internalRoutes) router.use(inventoryRouter(inventory));
+  const history = catalogHistory(ctx.pool);
+  if (opts.internalRoutes) router.use(inventoryRouter(inventory), catalogHistoryRouter(history));
   return {
     name: 'catalog',
     catalog,
     inventory,
+    history,
     router,
     consumers: [
       productsProjection(listCache, productFacts),

@@ -23,6 +23,7 @@ import {
 import { Slide } from './homepage-api.ts';
 import { MAX_SLIDES } from './homepage/events.ts';
 import { ReserveBody, SettleBody } from './inventory/inventory-api.ts';
+import { CATALOG_HISTORY_ROUTES } from './history/history-api.ts';
 
 const service = 'catalog';
 
@@ -344,4 +345,5 @@ export const CATALOG_ROUTES: RouteSpec[] = [
       409: 'No such reservation, or not enough stock',
     },
   }),
+  ...CATALOG_HISTORY_ROUTES,
 ];

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { CheckoutHistoryPort } from '@shop/shared/contracts/event-history';
 import type { InventoryPort } from '@shop/shared/contracts/inventory';
 import { orderConfirmationTokens } from '@shop/shared/contracts/order-confirmation';
 import type { OrderPlacementPort } from '@shop/shared/contracts/order-placement';
@@ -7,6 +8,8 @@ import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service
 import { createAddresses } from './addresses/index.ts';
 import { createCoupons } from './coupons/index.ts';
 import { createDelivery } from './delivery/index.ts';
+import { checkoutHistory } from './history/checkout-history.ts';
+import { checkoutHistoryRouter } from './history/history-api.ts';
 import { createRazorpayProvider } from './payment-provider/razorpay-provider.ts';
 import type { PaymentProvider } from './payment-provider/provider.ts';
 import { paymentRouter } from './payment/api.ts';
@@ -22,6 +25,7 @@ import { PendingRefunds, REFUND_PENDING_JOB, refundingConsumer } from './payment
 import { refundsProjection } from './payment/read-models/refunds-projection.ts';
 
 export { CHECKOUT_ROUTES } from './routes.ts';
+export { checkoutHistory } from './history/checkout-history.ts';
 
 export { paymentSettings, SANDBOX_PATH, type PaymentSettings } from './payment/provider-settings.ts';
 export { createRazorpaySandbox } from './payment-provider/sandbox/index.ts';
@@ -38,6 +42,11 @@ export interface CheckoutOptions {
   waitForOrder: OrderPlacementPort['orderOfPayment'];
   /** Tests may pass their own provider. */
   provider?: PaymentProvider;
+  /**
+   * Serve /internal/checkout/* (service tokens only): a payment's part of an order's history, for the order
+   * service running as its own process. Off in the all-in-one process, where that part is read in-process.
+   */
+  internalRoutes?: boolean;
 }
 
 /** How often the expiry sweep runs: a quarter of the hold, between 1 and 30 seconds. */
@@ -48,7 +57,7 @@ export const sweepEveryMs = (ttlSeconds: number) =>
 export function createCheckoutService(
   ctx: ServiceContext,
   opts: CheckoutOptions,
-): ServiceModule & { payments: Payments; settings: PaymentSettings } {
+): ServiceModule & { payments: Payments; settings: PaymentSettings; history: CheckoutHistoryPort } {
   const settings = paymentSettings(ctx.config, opts.gatewayUrl);
   const store = ctx.eventStore('checkout');
   const delivery = createDelivery(ctx);
@@ -102,6 +111,9 @@ export function createCheckoutService(
     }),
   );
 
+  const history = checkoutHistory(ctx.pool);
+  if (opts.internalRoutes) router.use(checkoutHistoryRouter(history));
+
   const settlements = new PendingSettlements({
     pool: ctx.pool,
     inventory: opts.inventory,
@@ -136,6 +148,7 @@ export function createCheckoutService(
     name: 'checkout',
     payments,
     settings,
+    history,
     router,
     consumers: [
       ...delivery.consumers,

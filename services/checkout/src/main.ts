@@ -21,6 +21,7 @@ await runService('checkout', 'checkout', (ctx) => {
   });
   const orderPlacement = new OrderPlacementHttpClient(orderUrl, serviceToken, ctx.logger);
   return createCheckoutService(ctx, {
+    internalRoutes: true,
     inventory: new InventoryHttpClient(catalogUrl, serviceToken),
     gatewayUrl,
     waitForOrder: (payment, timeoutMs) => orderPlacement.orderOfPayment(payment, timeoutMs),

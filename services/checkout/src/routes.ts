@@ -4,6 +4,7 @@ import { AddressChangesBody, IdParam as AddressIdParam, NewAddressBody } from '.
 import { CouponBody, IdParam as CouponIdParam, ValidateBody } from './coupons/api.ts';
 import { CalculateBody, SettingsBody } from './delivery/api.ts';
 import { CheckoutCallBody, CreateOrderBody, VerifyBody } from './payment/api.ts';
+import { CHECKOUT_HISTORY_ROUTES } from './history/history-api.ts';
 
 const service = 'checkout';
 
@@ -274,4 +275,5 @@ export const CHECKOUT_ROUTES: RouteSpec[] = [
       ...ADMIN,
     },
   }),
+  ...CHECKOUT_HISTORY_ROUTES,
 ];

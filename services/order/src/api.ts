@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { requireAdmin, requireAuth, STREAM_TICKET_SECONDS } from '@shop/shared/auth/tokens';
 import { orderHistory } from '@shop/shared/audit/event-history';
+import type { OrderHistoryParts } from '@shop/shared/contracts/event-history';
 import { NotFoundError } from '@shop/shared/errors/errors';
 import { parseInput } from '@shop/shared/http/validation';
 import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
@@ -20,7 +21,10 @@ export const OrderNumberParam = z.object({
 });
 
 /** Routes of the order service: /api/orders/... */
-export function ordersRouter(ctx: ServiceContext, deps: { orders: Orders; push: OrderPushHub }): Router {
+export function ordersRouter(
+  ctx: ServiceContext,
+  deps: { orders: Orders; push: OrderPushHub; history: OrderHistoryParts },
+): Router {
   const r = Router();
   const { orders, push } = deps;
 
@@ -75,7 +79,7 @@ export function ordersRouter(ctx: ServiceContext, deps: { orders: Orders; push: 
   /** An order's events in log order (payment stream, stock reservation, order stream) for the admin timeline. */
   r.get('/api/orders/admin/:orderNumber/history', requireAdmin, async (req, res) => {
     const { orderNumber } = parseInput(OrderNumberParam, req.params);
-    const events = await orderHistory(ctx.pool, orderNumber);
+    const events = await orderHistory(deps.history, orderNumber);
     if (!events) throw new NotFoundError('Order not found');
     res.json({ orderNumber, events });
   });

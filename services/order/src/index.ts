@@ -1,7 +1,9 @@
 import type { EventConsumer } from '@shop/shared/bus/types';
+import type { OrderHistoryParts } from '@shop/shared/contracts/event-history';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
 import { ordersRouter } from './api.ts';
 import { orderConfirmationRouter } from './confirmation/order-confirmation-api.ts';
+import { orderHistoryPart } from './history/order-history.ts';
 import { Orders } from './orders.ts';
 import { orderPlacement } from './placement/order-placement.ts';
 import { orderPlacementRouter } from './placement/order-placement-api.ts';
@@ -23,6 +25,7 @@ export type { DashboardStats, DayRevenue } from './read-models/orders/dashboard-
 export { ACCOUNTS_FIGURES_PROJECTION } from './read-models/dashboard/accounts-figures-projection.ts';
 export { CATALOG_FIGURES_PROJECTION } from './read-models/dashboard/catalog-figures-projection.ts';
 export { ORDER_CHANGES_CHANNEL } from './push/order-changes.ts';
+export { orderHistoryPart } from './history/order-history.ts';
 export type { OrderPushOptions } from './push/order-push-hub.ts';
 
 export interface OrderService extends ServiceModule {
@@ -39,13 +42,18 @@ export interface OrderService extends ServiceModule {
 export function createOrderService(
   ctx: ServiceContext,
   opts: {
+    /**
+     * The other services' parts of an order's history (the admin timeline): the catalog's and checkout's
+     * ports, in-process in the all-in-one gateway, over their /internal routes when services run apart.
+     */
+    history: Omit<OrderHistoryParts, 'order'>;
     push?: OrderPushOptions;
     /**
      * Serve /internal/orders/* (service tokens only) for a checkout running as its own process. Off in the
      * all-in-one process, where checkout calls the placement port in-process and nothing may reach it by HTTP.
      */
     internalRoutes?: boolean;
-  } = {},
+  },
 ): OrderService {
   const store = ctx.eventStore('orders');
   const orders = new Orders(store, ctx.clock);
@@ -55,7 +63,8 @@ export function createOrderService(
   );
   const placement = orderPlacement(store);
   const projection = ordersProjection(ctx.pubsub);
-  const router = ordersRouter(ctx, { orders, push });
+  const history = { ...opts.history, order: orderHistoryPart(ctx.pool) };
+  const router = ordersRouter(ctx, { orders, push, history });
   router.use(orderConfirmationRouter(ctx));
   if (opts.internalRoutes) router.use(orderPlacementRouter(inProcessOrderPlacement(ctx)));
   return {
