@@ -119,6 +119,7 @@ export async function startFuzzShop(opts: {
         ['/internal/inventory/', `http://127.0.0.1:${servicePort('catalog')}`],
         ['/internal/orders/', `http://127.0.0.1:${servicePort('order')}`],
         ['/internal/checkout/', `http://127.0.0.1:${servicePort('checkout')}`],
+        ['/internal/accounts/', `http://127.0.0.1:${servicePort('accounts')}`],
       ];
       urlFor = (target) => internal.find(([prefix]) => target.startsWith(prefix))?.[1] ?? url;
     }

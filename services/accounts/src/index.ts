@@ -1,5 +1,7 @@
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
 import { Accounts } from './accounts.ts';
+import { accountsUserDirectory } from './user/user-directory.ts';
+import { userDirectoryRouter } from './user/user-directory-api.ts';
 import { accountsRouter } from './api.ts';
 import { USERS_PROJECTION, usersProjection } from './read-models/users/users-projection.ts';
 import {
@@ -16,6 +18,7 @@ export { requireReviewer } from './testimonials-api.ts';
 
 export { usersProjection } from './read-models/users/users-projection.ts';
 export { accountsHistory } from './history/accounts-history.ts';
+export { accountsUserDirectory } from './user/user-directory.ts';
 
 /**
  * Accounts service: registration, login, profile, admin users list, testimonials; ensures the configured admin.
@@ -23,12 +26,23 @@ export { accountsHistory } from './history/accounts-history.ts';
  */
 export function createAccountsService(
   ctx: ServiceContext,
-  opts: { seed?: boolean } = {},
+  opts: {
+    seed?: boolean;
+    /**
+     * Serve /internal/accounts/* (service tokens only): the user check, for the other services running as
+     * their own processes. Off in the all-in-one process, where they check users in-process.
+     */
+    internalRoutes?: boolean;
+  } = {},
 ): ServiceModule & { accounts: Accounts } {
   const accounts = new Accounts(ctx.eventStore('accounts'), ctx.clock);
   const testimonials = new Testimonials(ctx.eventStore('accounts'), ctx.clock);
+  // Tokens are checked in this process against this service's own users.
+  const users = accountsUserDirectory(ctx.pool);
+  ctx.users.bind(users);
   const router = accountsRouter(ctx, accounts);
   router.use(testimonialsRouter(ctx, testimonials));
+  if (opts.internalRoutes) router.use(userDirectoryRouter(users));
   return {
     name: 'accounts',
     accounts,

@@ -1,6 +1,7 @@
 import { route, type RouteSpec } from '@shop/shared/http/route-table';
 import { LoginBody, ProfileBody, RegisterBody } from './api.ts';
 import { IdParam as TestimonialIdParam, ModerateBody, SubmitBody } from './testimonials-api.ts';
+import { USER_DIRECTORY_ROUTES } from './user/user-directory-api.ts';
 
 const service = 'accounts';
 
@@ -137,4 +138,5 @@ export const ACCOUNTS_ROUTES: RouteSpec[] = [
       503: 'Deleted but the list has not caught up',
     },
   }),
+  ...USER_DIRECTORY_ROUTES,
 ];

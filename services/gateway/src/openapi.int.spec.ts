@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccountsService } from '@shop/accounts';
 import { createCatalogService } from '@shop/catalog';
 import { createCheckoutService } from '@shop/checkout';
 import { createOrderService } from '@shop/order';
@@ -43,7 +44,7 @@ const HOST_ROUTES = new Set(['GET /api/health', 'GET /metrics']);
 describe('OpenAPI document', () => {
   let shop: TestShop;
   let doc: OpenApiDocument;
-  // The catalog's and order's own processes' routes (/internal/*), which the embedded shop does not mount.
+  // The services' own processes' routes (/internal/*), which the embedded shop does not mount.
   let internal: TestHost<ServiceModule[]>;
 
   beforeAll(async () => {
@@ -52,8 +53,7 @@ describe('OpenAPI document', () => {
     expect(r.status).toBe(200);
     doc = r.body;
 
-    // The catalog's, checkout's and order's /internal/* as their own processes serve them (HTTP only, nothing
-    // started).
+    // Every service's /internal/* as its own process serves it (HTTP only, nothing started).
     internal = await startTestHost({
       service: 'internal',
       start: false,
@@ -66,7 +66,8 @@ describe('OpenAPI document', () => {
           internalRoutes: true,
         });
         const history = { catalog: catalog.history, checkout: checkout.history };
-        return [catalog, checkout, createOrderService(ctx, { internalRoutes: true, history })];
+        const accounts = createAccountsService(ctx, { internalRoutes: true });
+        return [accounts, catalog, checkout, createOrderService(ctx, { internalRoutes: true, history })];
       },
     });
   }, 60_000);

@@ -75,11 +75,11 @@ describe('route table', () => {
     });
     infra = await createInfrastructure(config, 'route-table');
     const ctx = infra.context;
-    // Every module as its own process builds it (catalog, checkout and order with their /internal/* routes);
-    // the embedded shop mounts the same routers without those. Nothing is started: only the routers are read.
+    // Every module as its own process builds it (each with its /internal/* routes); the embedded shop mounts
+    // the same routers without those. Nothing is started: only the routers are read.
     const catalog = createCatalogService(ctx, { seed: false, internalRoutes: true });
     const modules = [
-      createAccountsService(ctx),
+      createAccountsService(ctx, { internalRoutes: true }),
       catalog,
       createCheckoutService(ctx, {
         internalRoutes: true,

@@ -1,3 +1,4 @@
+import { UserDirectoryHttpClient } from '@shop/accounts/client';
 import { CatalogHistoryHttpClient } from '@shop/catalog/client';
 import { CheckoutHistoryHttpClient } from '@shop/checkout/client';
 import { ConfigError } from '@shop/shared/config/config';
@@ -5,20 +6,18 @@ import { runService } from '@shop/shared/runtime/run-service';
 import { createOrderService } from './index.ts';
 
 // Its own process: checkout asks which order a payment became over /internal/orders/* with a service token.
-// An order's history takes the reservation's part from the catalog and the payment's from checkout, over
-// their /internal routes (SERVICE_URLS: catalog=http://..., checkout=http://...).
+// Tokens' users are checked with the accounts service; an order's history takes the reservation's part from
+// the catalog and the payment's from checkout, over their /internal routes (SERVICE_URLS: accounts=http://...,
+// catalog=http://..., checkout=http://...).
 await runService('order', 'orders', (ctx) => {
   const peers = ctx.config.SERVICE_URLS ?? {};
+  const accountsUrl = peers.accounts?.origin;
   const catalogUrl = peers.catalog?.origin;
   const checkoutUrl = peers.checkout?.origin;
-  if (!catalogUrl || !checkoutUrl)
-    throw new ConfigError(['SERVICE_URLS: order needs catalog=<url> and checkout=<url>']);
-  const serviceToken = ctx.tokens.sign({
-    id: 'service:order',
-    name: 'order',
-    email: 'order@services.internal',
-    isAdmin: false,
-  });
+  if (!accountsUrl || !catalogUrl || !checkoutUrl)
+    throw new ConfigError(['SERVICE_URLS: order needs accounts=<url>, catalog=<url> and checkout=<url>']);
+  ctx.users.bind(new UserDirectoryHttpClient(accountsUrl, () => ctx.tokens.signService('order')));
+  const serviceToken = ctx.tokens.signService('order');
   return createOrderService(ctx, {
     internalRoutes: true,
     history: {
