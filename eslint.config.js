@@ -94,6 +94,52 @@ const serviceIsolation = services
     };
   });
 
+// A service's SQL names only its own schema; the shared library names none (it holds no service's
+// queries). A string or template literal that names another service's schema (`accounts.users`,
+// `FROM catalog.products`), or schemaIdentifier('<other schema>'), is refused: a service reads another
+// service's data through that service's port, never its tables. The gateway, the composition root, is exempt.
+const SCHEMA_OF = { accounts: 'accounts', catalog: 'catalog', checkout: 'checkout', order: 'orders' };
+const foreignSchemaRule = {
+  meta: {
+    type: 'problem',
+    schema: [{ type: 'object', properties: { own: { type: ['string', 'null'] } }, additionalProperties: false }],
+    messages: {
+      foreign:
+        'This query names the {{schema}} schema, which belongs to another service: ask that service through its port (@shop/<service>/client, a contract in @shop/shared/contracts).',
+    },
+  },
+  create(context) {
+    const own = context.options[0]?.own ?? null;
+    const foreign = Object.values(SCHEMA_OF).filter((s) => s !== own);
+    // `<schema>.<table>`, optionally quoted: `catalog.products`, `"accounts".users`, `orders."orders"`.
+    const named = new RegExp(`(?<![\\w.$])"?(${foreign.join('|')})"?\\.(?="?[a-z_])`);
+    const check = (node, text) => {
+      const m = typeof text === 'string' ? named.exec(text) : null;
+      if (m) context.report({ node, messageId: 'foreign', data: { schema: m[1] } });
+    };
+    return {
+      Literal: (node) => check(node, node.value),
+      TemplateElement: (node) => check(node, node.value.cooked),
+      CallExpression(node) {
+        const callee = node.callee.type === 'MemberExpression' ? node.callee.property : node.callee;
+        const arg = node.arguments[0];
+        if (callee.type === 'Identifier' && callee.name === 'schemaIdentifier' && arg?.type === 'Literal')
+          if (foreign.includes(arg.value))
+            context.report({ node: arg, messageId: 'foreign', data: { schema: arg.value } });
+      },
+    };
+  },
+};
+const shopPlugin = { rules: { 'no-foreign-schema': foreignSchemaRule } };
+const schemaIsolation = services
+  .filter((name) => name !== COMPOSITION_ROOT)
+  .map((name) => ({
+    files: [`services/${name}/src/**/*.ts`],
+    ignores: ['**/*.spec.ts', '**/testing/**'],
+    plugins: { shop: shopPlugin },
+    rules: { 'shop/no-foreign-schema': ['error', { own: SCHEMA_OF[name] ?? null }] },
+  }));
+
 export default tseslint.config(
   {
     ignores: [
@@ -129,4 +175,5 @@ export default tseslint.config(
   },
   ...featureIsolation,
   ...serviceIsolation,
+  ...schemaIsolation,
 );

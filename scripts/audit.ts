@@ -12,6 +12,11 @@
  * correlation id and data. Database: DATABASE_URL, else DATA_DIR's embedded Postgres (the running shop's
  * server if there is one, else started here). Exit 0 found, 1 not found or a replay failed, 2 usage.
  */
+import type { Pool } from 'pg';
+import { accountsHistory } from '../services/accounts/src/index.ts';
+import { catalogHistory } from '../services/catalog/src/index.ts';
+import { checkoutHistory } from '../services/checkout/src/index.ts';
+import { orderHistoryPart } from '../services/order/src/index.ts';
 import {
   formatHistory,
   orderHistory,
@@ -31,11 +36,18 @@ export async function audit(argv: string[], out: (line: string) => void = consol
   const json = argv.includes('--json');
   const args = argv.filter((a) => a !== '--json');
   const [kind, key] = args;
-  const lookups: Record<string, (pool: import('pg').Pool, k: string) => Promise<HistoryEntry[] | null>> = {
-    order: orderHistory,
-    payment: paymentHistory,
-    product: productHistory,
-    user: userHistory,
+  // Each service's part of a history, read in-process from its own log (this tool reaches the shop's database).
+  const parts = (pool: Pool) => ({
+    accounts: accountsHistory(pool),
+    catalog: catalogHistory(pool),
+    checkout: checkoutHistory(pool),
+    order: orderHistoryPart(pool),
+  });
+  const lookups: Record<string, (pool: Pool, k: string) => Promise<HistoryEntry[] | null>> = {
+    order: (pool, k) => orderHistory(parts(pool), k),
+    payment: (pool, k) => paymentHistory(parts(pool), k),
+    product: (pool, k) => productHistory(parts(pool).catalog, k),
+    user: (pool, k) => userHistory(parts(pool), k),
   };
   if (kind === 'parked') {
     const replayAt = args.indexOf('--replay');
@@ -90,7 +102,7 @@ export async function audit(argv: string[], out: (line: string) => void = consol
   });
 }
 
-async function withPool(work: (pool: import('pg').Pool) => Promise<number>): Promise<number> {
+async function withPool(work: (pool: Pool) => Promise<number>): Promise<number> {
   const db = await openShopDatabase();
   const pool = createPool(db.url, 2);
   try {

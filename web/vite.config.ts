@@ -10,6 +10,10 @@ export default defineConfig({
       '@': fileURLToPath(new URL('./src', import.meta.url)),
       // The services' pure contracts (constants and types, no runtime imports), one definition for both sides.
       '@shop/shared/contracts': fileURLToPath(new URL('../services/shared/src/contracts', import.meta.url)),
+      // What an admin may pick for a homepage section: the catalog's rule, which the admin form offers.
+      '@shop/catalog/home-section-choices': fileURLToPath(
+        new URL('../services/catalog/src/home-section/choices.ts', import.meta.url),
+      ),
     },
   },
   server: {

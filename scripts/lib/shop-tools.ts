@@ -83,7 +83,8 @@ export async function openShopTools(env: NodeJS.ProcessEnv = process.env): Promi
       // Never called here (no HTTP): verify is the only caller.
       waitForOrder: async () => null,
     });
-    const modules = [createAccountsService(ctx), catalog, checkout, createOrderService(ctx)];
+    const order = createOrderService(ctx, { history: { catalog: catalog.history, checkout: checkout.history } });
+    const modules = [createAccountsService(ctx), catalog, checkout, order];
     return {
       db,
       infra,

@@ -118,6 +118,8 @@ export async function startFuzzShop(opts: {
       const internal: Array<[string, string]> = [
         ['/internal/inventory/', `http://127.0.0.1:${servicePort('catalog')}`],
         ['/internal/orders/', `http://127.0.0.1:${servicePort('order')}`],
+        ['/internal/checkout/', `http://127.0.0.1:${servicePort('checkout')}`],
+        ['/internal/accounts/', `http://127.0.0.1:${servicePort('accounts')}`],
       ];
       urlFor = (target) => internal.find(([prefix]) => target.startsWith(prefix))?.[1] ?? url;
     }

@@ -4,6 +4,8 @@ import { mountRoutes, type RouteSpec } from '@shop/shared/http/route-table';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
 import { Accounts } from './user/accounts.ts';
 import { ACCOUNTS_API_ROUTES } from './user/accounts-api.ts';
+import { accountsUserDirectory } from './user/user-directory.ts';
+import { USER_DIRECTORY_ROUTES } from './user/user-directory-api.ts';
 import { USERS_PROJECTION, usersProjection } from './read-models/users/users-projection.ts';
 import { TESTIMONIALS_PROJECTION, testimonialsProjection } from './read-models/testimonials/testimonials-projection.ts';
 import { seedDemoTestimonials } from './seed/seed-testimonials.ts';
@@ -12,10 +14,12 @@ import { TESTIMONIALS_ROUTES } from './testimonial/testimonials-api.ts';
 import { userStreamId } from './user/events.ts';
 
 /** Every route the accounts service mounts. */
-export const ACCOUNTS_ROUTES: RouteSpec[] = [...ACCOUNTS_API_ROUTES, ...TESTIMONIALS_ROUTES];
+export const ACCOUNTS_ROUTES: RouteSpec[] = [...ACCOUNTS_API_ROUTES, ...TESTIMONIALS_ROUTES, ...USER_DIRECTORY_ROUTES];
 export { requireReviewer } from './testimonial/testimonials-api.ts';
 
 export { usersProjection } from './read-models/users/users-projection.ts';
+export { accountsHistory } from './history/accounts-history.ts';
+export { accountsUserDirectory } from './user/user-directory.ts';
 
 /**
  * Accounts service: registration, login, profile, admin users list, testimonials; ensures the configured admin.
@@ -23,14 +27,25 @@ export { usersProjection } from './read-models/users/users-projection.ts';
  */
 export function createAccountsService(
   ctx: ServiceContext,
-  opts: { seed?: boolean } = {},
+  opts: {
+    seed?: boolean;
+    /**
+     * Serve /internal/accounts/* (service tokens only): the user check, for the other services running as
+     * their own processes. Off in the all-in-one process, where they check users in-process.
+     */
+    internalRoutes?: boolean;
+  } = {},
 ): ServiceModule & { accounts: Accounts } {
   const accounts = new Accounts(ctx.eventStore('accounts'), ctx.clock);
   const testimonials = new Testimonials(ctx.eventStore('accounts'), ctx.clock);
   const { pool, tokens, waitForProjection } = ctx;
   const devices = new KnownDevices(ctx.config.JWT_SECRET);
+  // Tokens are checked in this process against this service's own users.
+  const users = accountsUserDirectory(pool);
+  ctx.users.bind(users);
   const router = mountRoutes(Router(), ACCOUNTS_API_ROUTES, { pool, tokens, waitForProjection, accounts, devices });
   mountRoutes(router, TESTIMONIALS_ROUTES, { pool, waitForProjection, testimonials });
+  if (opts.internalRoutes) mountRoutes(router, USER_DIRECTORY_ROUTES, { users });
   return {
     name: 'accounts',
     accounts,

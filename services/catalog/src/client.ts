@@ -1,5 +1,7 @@
 /**
  * The catalog service's public client entry (`@shop/catalog/client`): what another service may import
- * from it. The port itself is in `@shop/shared/contracts/inventory`.
+ * from it. The ports themselves are in `@shop/shared/contracts/inventory` and
+ * `@shop/shared/contracts/event-history`.
  */
 export { InventoryHttpClient } from './inventory/inventory-http-client.ts';
+export { CatalogHistoryHttpClient } from './history/history-http-client.ts';

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Router } from 'express';
+import type { CatalogHistoryPort } from '@shop/shared/contracts/event-history';
 import { mountRoutes, type RouteSpec } from '@shop/shared/http/route-table';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
 import { malformedProductBody, PRODUCT_ROUTES, uploadsStatic } from './product/catalog-api.ts';
@@ -12,6 +13,8 @@ import { seedDemoStorefront } from './seed/seed-storefront.ts';
 import { ImageStore } from './uploads/images.ts';
 import { Inventory } from './inventory/inventory.ts';
 import { INVENTORY_ROUTES } from './inventory/inventory-api.ts';
+import { catalogHistory } from './history/catalog-history.ts';
+import { CATALOG_HISTORY_ROUTES } from './history/history-api.ts';
 import { StockWriter } from './inventory/stock-writer.ts';
 import { ProductFactsView } from './inventory/product-facts.ts';
 import { HOLD_EXPIRY_JOB, holdBackstopMs, holdSweepEveryMs } from './inventory/hold-expiry.ts';
@@ -36,12 +39,14 @@ export const CATALOG_ROUTES: RouteSpec[] = [
   ...HOME_SECTION_ROUTES,
   ...HOMEPAGE_ROUTES,
   ...INVENTORY_ROUTES,
+  ...CATALOG_HISTORY_ROUTES,
 ];
 
 export { productsProjection, PRODUCTS_PROJECTION } from './read-models/products/products-projection.ts';
 export { Inventory } from './inventory/inventory.ts';
 export { ProductListCache } from './read-models/products/product-list-cache.ts';
 export { InventoryHttpClient } from './inventory/inventory-http-client.ts';
+export { catalogHistory } from './history/catalog-history.ts';
 
 /** Where the catalog serves uploaded and seeded images (files, not routes of the table). */
 export const UPLOADS_PATH = '/uploads';
@@ -55,12 +60,13 @@ export function createCatalogService(
   opts: {
     seed?: boolean;
     /**
-     * Serve /internal/inventory/* (service tokens only) for a checkout running as its own process. Off in
-     * the all-in-one process, where checkout holds the inventory in-process and nothing may reach it by HTTP.
+     * Serve /internal/inventory/* (service tokens only) for a checkout running as its own process, and a
+     * reservation's part of an order's history for the order service. Off in the all-in-one process, where
+     * checkout holds the inventory in-process and nothing may reach it by HTTP.
      */
     internalRoutes?: boolean;
   } = {},
-): ServiceModule & { catalog: Catalog; inventory: Inventory } {
+): ServiceModule & { catalog: Catalog; inventory: Inventory; history: CatalogHistoryPort } {
   const store = ctx.eventStore('catalog');
   const catalog = new Catalog(store, ctx.clock);
   const dir = uploadsDir(ctx.config.DATA_DIR);
@@ -90,11 +96,16 @@ export function createCatalogService(
   mountRoutes(router, COLLECTION_ROUTES, { pool, waitForProjection, collections, images });
   mountRoutes(router, HOME_SECTION_ROUTES, { pool, waitForProjection, sections });
   mountRoutes(router, HOMEPAGE_ROUTES, { pool, waitForProjection, homepage, images });
-  if (opts.internalRoutes) mountRoutes(router, INVENTORY_ROUTES, { inventory });
+  const history = catalogHistory(pool);
+  if (opts.internalRoutes) {
+    mountRoutes(router, INVENTORY_ROUTES, { inventory });
+    mountRoutes(router, CATALOG_HISTORY_ROUTES, { history });
+  }
   return {
     name: 'catalog',
     catalog,
     inventory,
+    history,
     router,
     consumers: [
       productsProjection(listCache, productFacts),

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { CheckoutHistoryPort } from '@shop/shared/contracts/event-history';
 import type { InventoryPort } from '@shop/shared/contracts/inventory';
 import { orderConfirmationTokens } from '@shop/shared/contracts/order-confirmation';
 import type { OrderPlacementPort } from '@shop/shared/contracts/order-placement';
@@ -11,6 +12,8 @@ import { DELIVERY_ROUTES } from './delivery/api.ts';
 import { createAddresses } from './addresses/index.ts';
 import { createCoupons } from './coupons/index.ts';
 import { createDelivery } from './delivery/index.ts';
+import { checkoutHistory } from './history/checkout-history.ts';
+import { CHECKOUT_HISTORY_ROUTES } from './history/history-api.ts';
 import { createRazorpayProvider } from './payment-provider/razorpay-provider.ts';
 import type { PaymentProvider } from './payment-provider/provider.ts';
 import { PAYMENT_ROUTES } from './payment/api.ts';
@@ -31,7 +34,9 @@ export const CHECKOUT_ROUTES: RouteSpec[] = [
   ...COUPON_ROUTES,
   ...ADDRESS_ROUTES,
   ...PAYMENT_ROUTES,
+  ...CHECKOUT_HISTORY_ROUTES,
 ];
+export { checkoutHistory } from './history/checkout-history.ts';
 
 export { paymentSettings, SANDBOX_PATH, type PaymentSettings } from './payment/provider-settings.ts';
 
@@ -47,6 +52,11 @@ export interface CheckoutOptions {
   waitForOrder: OrderPlacementPort['orderOfPayment'];
   /** Tests may pass their own provider. */
   provider?: PaymentProvider;
+  /**
+   * Serve /internal/checkout/* (service tokens only): a payment's part of an order's history, for the order
+   * service running as its own process. Off in the all-in-one process, where that part is read in-process.
+   */
+  internalRoutes?: boolean;
 }
 
 /** How often the expiry sweep runs: a quarter of the hold, between 1 and 30 seconds. */
@@ -57,7 +67,7 @@ export const sweepEveryMs = (ttlSeconds: number) =>
 export function createCheckoutService(
   ctx: ServiceContext,
   opts: CheckoutOptions,
-): ServiceModule & { payments: Payments; settings: PaymentSettings } {
+): ServiceModule & { payments: Payments; settings: PaymentSettings; history: CheckoutHistoryPort } {
   const settings = paymentSettings(ctx.config, opts.gatewayUrl);
   const store = ctx.eventStore('checkout');
   const delivery = createDelivery(ctx);
@@ -109,6 +119,9 @@ export function createCheckoutService(
     orderToken: (razorpayOrderId) => confirmationTokens.sign(razorpayOrderId),
   });
 
+  const history = checkoutHistory(ctx.pool);
+  if (opts.internalRoutes) mountRoutes(router, CHECKOUT_HISTORY_ROUTES, { history });
+
   const settlements = new PendingSettlements({
     pool: ctx.pool,
     inventory: opts.inventory,
@@ -143,6 +156,7 @@ export function createCheckoutService(
     name: 'checkout',
     payments,
     settings,
+    history,
     router,
     consumers: [
       ...delivery.consumers,

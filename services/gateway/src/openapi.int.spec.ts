@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccountsService } from '@shop/accounts';
 import { createCatalogService } from '@shop/catalog';
+import { createCheckoutService } from '@shop/checkout';
 import { createOrderService } from '@shop/order';
 import type { OpenApiDocument } from '@shop/shared/http/openapi';
 import { createLogger } from '@shop/shared/observability/logger';
@@ -42,7 +44,7 @@ const HOST_ROUTES = new Set(['GET /api/health', 'GET /metrics']);
 describe('OpenAPI document', () => {
   let shop: TestShop;
   let doc: OpenApiDocument;
-  // The catalog's and order's own processes' routes (/internal/*), which the embedded shop does not mount.
+  // The services' own processes' routes (/internal/*), which the embedded shop does not mount.
   let internal: TestHost<ServiceModule[]>;
 
   beforeAll(async () => {
@@ -51,14 +53,22 @@ describe('OpenAPI document', () => {
     expect(r.status).toBe(200);
     doc = r.body;
 
-    // The catalog's and order's /internal/* as their own processes serve them (HTTP only, nothing started).
+    // Every service's /internal/* as its own process serves it (HTTP only, nothing started).
     internal = await startTestHost({
       service: 'internal',
       start: false,
-      modules: (ctx) => [
-        createCatalogService(ctx, { seed: false, internalRoutes: true }),
-        createOrderService(ctx, { internalRoutes: true }),
-      ],
+      modules: (ctx) => {
+        const catalog = createCatalogService(ctx, { seed: false, internalRoutes: true });
+        const checkout = createCheckoutService(ctx, {
+          inventory: catalog.inventory,
+          gatewayUrl: 'http://127.0.0.1:1',
+          waitForOrder: async () => null,
+          internalRoutes: true,
+        });
+        const history = { catalog: catalog.history, checkout: checkout.history };
+        const accounts = createAccountsService(ctx, { internalRoutes: true });
+        return [accounts, catalog, checkout, createOrderService(ctx, { internalRoutes: true, history })];
+      },
     });
   }, 60_000);
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountsUserDirectory } from '@shop/accounts';
 import { createCatalogService, InventoryHttpClient } from '@shop/catalog';
 import type { AuthUser } from '@shop/shared/auth/tokens';
 import { loadConfig } from '@shop/shared/config/config';
@@ -59,6 +60,8 @@ beforeAll(async () => {
     METRICS_TOKEN,
   });
   const infra = await createInfrastructure(config, 'catalog');
+  // Its own process checks tokens' users with the accounts service; here, the shop's users directly.
+  infra.context.users.bind(accountsUserDirectory(infra.pool));
   const catalog = createCatalogService(infra.context, { seed: false, internalRoutes: true });
   const app = buildServiceApp(infra, [catalog], { service: 'catalog' });
   const running = await startModules(infra, [{ ...catalog, consumers: [] }], []);

@@ -5,7 +5,7 @@ import type { Express, RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountsService, requireReviewer } from '@shop/accounts';
 import { createCatalogService } from '@shop/catalog';
-import { createCheckoutService } from '@shop/checkout';
+import { checkoutHistory, createCheckoutService } from '@shop/checkout';
 import { createOrderService, inProcessOrderPlacement } from '@shop/order';
 import { requireAdmin, requireAuth, requireService } from '@shop/shared/auth/tokens';
 import { loadConfig } from '@shop/shared/config/config';
@@ -75,18 +75,22 @@ describe('route table', () => {
     });
     infra = await createInfrastructure(config, 'route-table');
     const ctx = infra.context;
-    // Every module as its own process builds it (the catalog and order with their /internal/* routes); the
-    // embedded shop mounts the same routers without those. Nothing is started: only the routers are read.
+    // Every module as its own process builds it (each with its /internal/* routes); the embedded shop mounts
+    // the same routers without those. Nothing is started: only the routers are read.
     const catalog = createCatalogService(ctx, { seed: false, internalRoutes: true });
     const modules = [
-      createAccountsService(ctx),
+      createAccountsService(ctx, { internalRoutes: true }),
       catalog,
       createCheckoutService(ctx, {
+        internalRoutes: true,
         inventory: catalog.inventory,
         gatewayUrl: 'http://127.0.0.1:1',
         waitForOrder: (payment, timeoutMs) => inProcessOrderPlacement(ctx).orderOfPayment(payment, timeoutMs),
       }),
-      createOrderService(ctx, { internalRoutes: true }),
+      createOrderService(ctx, {
+        internalRoutes: true,
+        history: { catalog: catalog.history, checkout: checkoutHistory(ctx.pool) },
+      }),
     ];
     mounted = mountedRoutes(buildServiceApp(infra, modules, { service: 'route-table' })).filter(
       (r) => !HOST_ROUTES.has(key(r)),

@@ -53,7 +53,8 @@ async function startOn(config: Config, opts: { seed?: boolean }, listening: Star
   });
   // The demo data seeds as the catalog does: unless told not to.
   const accounts = createAccountsService(ctx, { seed: opts.seed !== false });
-  const modules = [accounts, catalog, checkout, createOrderService(ctx)];
+  const order = createOrderService(ctx, { history: { catalog: catalog.history, checkout: checkout.history } });
+  const modules = [accounts, catalog, checkout, order];
   const sandbox = checkout.settings.sandbox
     ? createRazorpaySandbox({
         keyId: checkout.settings.keyId,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { STREAM_TICKET_SECONDS } from '@shop/shared/auth/tokens';
 import { orderHistory } from '@shop/shared/audit/event-history';
+import type { OrderHistoryParts } from '@shop/shared/contracts/event-history';
 import { NotFoundError } from '@shop/shared/errors/errors';
 import { routeOf } from '@shop/shared/http/route-table';
 import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
@@ -22,6 +23,8 @@ export const OrderNumberParam = z.object({
 export type OrdersPorts = Pick<ServiceContext, 'pool' | 'tokens' | 'clock' | 'waitForProjection'> & {
   orders: Orders;
   push: OrderPushHub;
+  /** The services' parts of an order's history (the admin timeline). */
+  history: OrderHistoryParts;
 };
 
 const route = routeOf<OrdersPorts>('order');
@@ -128,7 +131,7 @@ export const ORDERS_API_ROUTES = [
     handler:
       (ctx) =>
       async (_req, res, { params: { orderNumber } }) => {
-        const events = await orderHistory(ctx.pool, orderNumber);
+        const events = await orderHistory(ctx.history, orderNumber);
         if (!events) throw new NotFoundError('Order not found');
         res.json({ orderNumber, events });
       },

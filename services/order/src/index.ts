@@ -1,9 +1,11 @@
 import { Router } from 'express';
 import type { EventConsumer } from '@shop/shared/bus/types';
+import type { OrderHistoryParts } from '@shop/shared/contracts/event-history';
 import { mountRoutes, type RouteSpec } from '@shop/shared/http/route-table';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
 import { ORDERS_API_ROUTES } from './api.ts';
 import { CONFIRMATION_ROUTES } from './confirmation/order-confirmation-api.ts';
+import { orderHistoryPart } from './history/order-history.ts';
 import { Orders } from './orders.ts';
 import { orderPlacement } from './placement/order-placement.ts';
 import { ORDER_PLACEMENT_ROUTES } from './placement/order-placement-api.ts';
@@ -26,6 +28,7 @@ export type { DashboardStats, DayRevenue } from './read-models/orders/dashboard-
 export { ACCOUNTS_FIGURES_PROJECTION } from './read-models/dashboard/accounts-figures-projection.ts';
 export { CATALOG_FIGURES_PROJECTION } from './read-models/dashboard/catalog-figures-projection.ts';
 export { ORDER_CHANGES_CHANNEL } from './push/order-changes.ts';
+export { orderHistoryPart } from './history/order-history.ts';
 export type { OrderPushOptions } from './push/order-push-hub.ts';
 
 export interface OrderService extends ServiceModule {
@@ -42,13 +45,18 @@ export interface OrderService extends ServiceModule {
 export function createOrderService(
   ctx: ServiceContext,
   opts: {
+    /**
+     * The other services' parts of an order's history (the admin timeline): the catalog's and checkout's
+     * ports, in-process in the all-in-one gateway, over their /internal routes when services run apart.
+     */
+    history: Omit<OrderHistoryParts, 'order'>;
     push?: OrderPushOptions;
     /**
      * Serve /internal/orders/* (service tokens only) for a checkout running as its own process. Off in the
      * all-in-one process, where checkout calls the placement port in-process and nothing may reach it by HTTP.
      */
     internalRoutes?: boolean;
-  } = {},
+  },
 ): OrderService {
   const store = ctx.eventStore('orders');
   const orders = new Orders(store, ctx.clock);
@@ -59,7 +67,16 @@ export function createOrderService(
   const placement = orderPlacement(store);
   const projection = ordersProjection(ctx.pubsub);
   const { pool, tokens, clock, config, waitForProjection } = ctx;
-  const router = mountRoutes(Router(), ORDERS_API_ROUTES, { pool, tokens, clock, waitForProjection, orders, push });
+  const history = { ...opts.history, order: orderHistoryPart(pool) };
+  const router = mountRoutes(Router(), ORDERS_API_ROUTES, {
+    pool,
+    tokens,
+    clock,
+    waitForProjection,
+    orders,
+    push,
+    history,
+  });
   mountRoutes(router, CONFIRMATION_ROUTES, { pool, config, waitForProjection });
   if (opts.internalRoutes) mountRoutes(router, ORDER_PLACEMENT_ROUTES, { placement: inProcessOrderPlacement(ctx) });
   return {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { verifyPassword } from '@shop/shared/auth/passwords';
 import type { KnownDevices } from '@shop/shared/auth/known-devices';
 import { NotFoundError, UnauthorizedError, UnavailableError } from '@shop/shared/errors/errors';
-import { loginLimits } from '@shop/shared/http/login-limits';
+import { loginLimits } from './login-limits.ts';
 import { rateLimit } from '@shop/shared/http/rate-limit';
 import { indianPhoneInput } from '@shop/shared/http/phone-input';
 import { routeOf } from '@shop/shared/http/route-table';

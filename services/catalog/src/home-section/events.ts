@@ -1,16 +1,9 @@
 /** Events of the `home-section-<id>` stream: an admin-curated row of products or collections on the home page. */
 
 /** What an admin may pick for a section is a contract the web app shares. */
-export {
-  CONTENT_TYPES,
-  TEXT_SIZES,
-  TEXT_STYLES,
-  type ContentType,
-  type TextSize,
-  type TextStyle,
-} from '@shop/shared/contracts/home-section-choices';
+export { CONTENT_TYPES, TEXT_SIZES, TEXT_STYLES, type ContentType, type TextSize, type TextStyle } from './choices.ts';
 
-import type { ContentType, TextSize, TextStyle } from '@shop/shared/contracts/home-section-choices';
+import type { ContentType, TextSize, TextStyle } from './choices.ts';
 
 export interface HomeSectionDetails {
   name: string;

@@ -1,8 +1,9 @@
 import type pg from 'pg';
 import { TooManyRequestsError } from '@shop/shared/errors/errors';
 
-// Advisory-lock class for "one writer of a buyer's live checkouts at a time" (migrations hold 727001, outbox
-// relays 727002, coupon stream writers 727003).
+// Advisory-lock class for "one writer of a buyer's live checkouts at a time" (outbox relays hold 727002, coupon
+// stream writers 727003; 727001 was the former migration runner's, and migrations now serialise on knex's
+// lock row).
 const BUYER_LOCK = 727004;
 
 export const TOO_MANY_CHECKOUTS =

@@ -27,7 +27,8 @@ import {
   type CouponTerms,
 } from './coupon/events.ts';
 
-// Advisory-lock class for "one writer at a time per stream" (migrations hold 727001, outbox relays 727002).
+// Advisory-lock class for "one writer at a time per stream" (outbox relays hold 727002; 727001 was the former
+// migration runner's, and migrations now serialise on knex's lock row).
 const STREAM_WRITER_LOCK = 727003;
 
 type Decide = (state: CouponState, tx: pg.PoolClient, out: RecordedEvent[]) => CouponEvent[] | Promise<CouponEvent[]>;

@@ -1,4 +1,6 @@
 import { createAccountsService } from '@shop/accounts';
+import { catalogHistory } from '@shop/catalog';
+import { checkoutHistory } from '@shop/checkout';
 import type { ServiceModule } from '@shop/shared/runtime/service';
 import { startTestHost, type TestHost } from '@shop/test-support/test-host';
 import { createOrderService, type OrderService } from '../index.ts';
@@ -41,7 +43,11 @@ export async function startOrderTestHost(opts: {
     modules: (ctx) =>
       [
         createAccountsService(ctx),
-        createOrderService(ctx, { push: opts.push, internalRoutes: opts.internalRoutes }),
+        createOrderService(ctx, {
+          push: opts.push,
+          internalRoutes: opts.internalRoutes,
+          history: { catalog: catalogHistory(ctx.pool), checkout: checkoutHistory(ctx.pool) },
+        }),
       ] as const,
   });
   return {

@@ -45,7 +45,10 @@ const POSTGRES_POOL_SIZE = 12;
 const MAX_POSTGRES_WORKERS = 6;
 /** 'error' listeners BullMQ adds to a shared pool per job name (its Queue and its Worker), with room to spare. */
 const LISTENERS_PER_JOB_NAME = 3;
-/** Advisory lock class of a repeating job's run on Postgres (727001-727004 are taken by the event store and checkout). */
+/**
+ * Advisory lock class of a repeating job's run on Postgres (727002-727004 are taken by the outbox relays and
+ * checkout; 727001 was the former migration runner's).
+ */
 const REPEAT_LOCK_CLASS = 727005;
 
 /** The backend's own rows (bigint ids, ms timestamps) come back as pg's default strings, not the project's BigInt. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type pg from 'pg';
 import { TokenService } from '../auth/tokens.ts';
-import { AccountsUserDirectory } from '../auth/user-directory.ts';
+import { BoundUserDirectory } from '../auth/user-directory.ts';
 import { createEventBus, waitForProjection } from '../bus/index.ts';
 import { createCache, createPubSub } from '../cache/index.ts';
 import type { Cache, PubSub } from '../cache/types.ts';
@@ -130,14 +130,16 @@ export async function createInfrastructure(config: Config, service: string): Pro
     },
   });
 
+  // Every process checks a token's user with the accounts service (bound by the process's composition: the
+  // accounts module in-process, else its client), so tokens of deleted or unknown users are refused everywhere.
+  const users = new BoundUserDirectory();
   const context: ServiceContext = {
     config,
     pool,
     logger,
     metrics,
-    // Every process checks a token's user against the accounts projection (shared Postgres), so tokens of
-    // deleted or unknown users are refused everywhere.
-    tokens: new TokenService(config.JWT_SECRET, config.JWT_EXPIRES_IN, new AccountsUserDirectory(pool)),
+    tokens: new TokenService(config.JWT_SECRET, config.JWT_EXPIRES_IN, users),
+    users,
     cache,
     pubsub,
     jobs,

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import type pg from 'pg';
 import type { TokenService } from '../auth/tokens.ts';
+import type { BoundUserDirectory } from '../auth/user-directory.ts';
 import type { EventConsumer } from '../bus/types.ts';
 import type { Cache, PubSub } from '../cache/types.ts';
 import type { Config } from '../config/config.ts';
@@ -16,6 +17,11 @@ export interface ServiceContext {
   logger: Logger;
   metrics: Metrics;
   tokens: TokenService;
+  /**
+   * Where `tokens` checks that a token's user still exists: bound once, to the accounts module's directory
+   * where it runs in this process, else to the accounts service's client.
+   */
+  users: BoundUserDirectory;
   cache: Cache;
   pubsub: PubSub;
   jobs: JobScheduler;

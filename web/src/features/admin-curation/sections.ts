@@ -1,5 +1,5 @@
 import type { ContentType, HomeSection, HomeSectionInput, TextSize } from './api/curation-api';
-import { TEXT_STYLES } from '@shop/shared/contracts/home-section-choices';
+import { TEXT_STYLES } from '@shop/catalog/home-section-choices';
 
 export const textStyles = TEXT_STYLES;
 

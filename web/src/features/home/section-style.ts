@@ -1,5 +1,5 @@
 import type { CSSProperties } from 'react';
-import type { TextSize } from '@shop/shared/contracts/home-section-choices';
+import type { TextSize } from '@shop/catalog/home-section-choices';
 
 // How an admin-defined homepage section looks: its text style, colours and size mapped to CSS. Pure, so
 // every style the admin side can pick is unit-tested.

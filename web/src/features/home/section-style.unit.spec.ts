@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TEXT_STYLES } from '@shop/shared/contracts/home-section-choices';
+import { TEXT_STYLES } from '@shop/catalog/home-section-choices';
 import { FONT_FAMILIES, hexColorOr, sectionContainerStyle, sectionTitleStyle, textSizeOf } from './section-style';
 
 describe('sectionContainerStyle', () => {

@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import {
-  CONTENT_TYPES,
-  TEXT_SIZES,
-  type ContentType,
-  type TextSize,
-} from '@shop/shared/contracts/home-section-choices';
+import { CONTENT_TYPES, TEXT_SIZES, type ContentType, type TextSize } from '@shop/catalog/home-section-choices';
 import { api, invalidatesOnSuccess } from '@/lib/api-client';
 import { listIn, parseEach, parseProductList, type Product } from '@/types/api';
 import { optionalText, textOrNull } from '@/types/fields';

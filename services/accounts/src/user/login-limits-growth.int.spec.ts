@@ -1,17 +1,17 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../observability/logger.ts';
-import { Metrics } from '../observability/metrics.ts';
-import { listen } from '../runtime/host.ts';
+import { createLogger } from '@shop/shared/observability/logger';
+import { Metrics } from '@shop/shared/observability/metrics';
+import { listen } from '@shop/shared/runtime/host';
 import { waitUntil } from '@shop/test-support/wait-until';
-import { createHttpApp, errorHandler } from './app.ts';
+import { createHttpApp, errorHandler } from '@shop/shared/http/app';
 import { loginLimits, type LoginLimitTerms } from './login-limits.ts';
-import { RateLimitStore } from './rate-limit.ts';
+import { RateLimitStore } from '@shop/shared/http/rate-limit';
 
 /**
  * Issue 27 item 3: the account-wide lock grows. With short windows standing in for the shop's (10 failures
  * in 5 minutes, then 50 in an hour): once the short lock has passed, failures still count towards the long
- * one, which then locks for its whole window. (The shop's figures: services/accounts login-limits spec.)
+ * one, which then locks for its whole window. (The shop's figures: login-limits.int.spec.ts.)
  */
 const TERMS: LoginLimitTerms = {
   perAccountAndAddress: { failures: 100, windowSeconds: 60 },

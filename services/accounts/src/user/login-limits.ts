@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { loginAccountOf, type KnownDevices } from '../auth/known-devices.ts';
-import { RateLimitStore, refuse, retryAfterSeconds, storeOf } from './rate-limit.ts';
+import { loginAccountOf, type KnownDevices } from '@shop/shared/auth/known-devices';
+import { RateLimitStore, refuse, retryAfterSeconds, storeOf } from '@shop/shared/http/rate-limit';
 
 /** A budget of failed log-ins: `failures` in a fixed window of `windowSeconds`. */
 export interface FailureBudget {
