@@ -91,6 +91,7 @@ export interface Route<Ports = unknown> extends RouteSpec {
   readonly mount: RouteMount<Ports>;
 }
 
+/** What a service's api file writes for one route: its spec and how it is mounted, in one object. */
 export interface RouteDeclaration<
   Ports,
   P extends z.ZodType | undefined,
