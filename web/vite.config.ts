@@ -10,6 +10,8 @@ export default defineConfig({
       '@': fileURLToPath(new URL('./src', import.meta.url)),
       // The services' pure contracts (constants and types, no runtime imports), one definition for both sides.
       '@shop/shared/contracts': fileURLToPath(new URL('../services/shared/src/contracts', import.meta.url)),
+      // India time (its UTC offset), pure too: one definition for the shop's days on both sides.
+      '@shop/shared/time': fileURLToPath(new URL('../services/shared/src/time', import.meta.url)),
     },
   },
   server: {
