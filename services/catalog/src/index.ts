@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
+import { sweepEveryMs } from '@shop/shared/jobs/sweep-interval';
 import { catalogRouter } from './api.ts';
 import { Catalog, type Written } from './catalog.ts';
 import { ProductListCache } from './read-models/products/product-list-cache.ts';
@@ -12,7 +13,7 @@ import { Inventory } from './inventory/inventory.ts';
 import { inventoryRouter } from './inventory/inventory-api.ts';
 import { StockWriter } from './inventory/stock-writer.ts';
 import { ProductFactsView } from './inventory/product-facts.ts';
-import { HOLD_EXPIRY_JOB, holdBackstopMs, holdSweepEveryMs } from './inventory/hold-expiry.ts';
+import { HOLD_EXPIRY_JOB, holdBackstopMs } from './inventory/hold-expiry.ts';
 import { stockHoldsProjection } from './read-models/stock-holds/stock-holds-projection.ts';
 import { Collections } from './collections.ts';
 import { collectionsRouter } from './collections-api.ts';
@@ -92,7 +93,7 @@ export function createCatalogService(
     async start() {
       await listCache.start();
       await productFacts.start();
-      await ctx.jobs.repeat(HOLD_EXPIRY_JOB, holdSweepEveryMs(ttlSeconds));
+      await ctx.jobs.repeat(HOLD_EXPIRY_JOB, sweepEveryMs(ttlSeconds));
       if (opts.seed !== false) {
         // The shop reports ready only once its lists show what was seeded.
         const readable = async (consumer: string, written: Written) => {

@@ -4,6 +4,7 @@ import { orderConfirmationTokens } from '@shop/shared/contracts/order-confirmati
 import type { OrderPlacementPort } from '@shop/shared/contracts/order-placement';
 import { paymentStreamId } from '@shop/shared/contracts/payment-events';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
+import { sweepEveryMs } from '@shop/shared/jobs/sweep-interval';
 import { createAddresses } from './addresses/index.ts';
 import { createCoupons } from './coupons/index.ts';
 import { createDelivery } from './delivery/index.ts';
@@ -39,10 +40,6 @@ export interface CheckoutOptions {
   /** Tests may pass their own provider. */
   provider?: PaymentProvider;
 }
-
-/** How often the expiry sweep runs: a quarter of the hold, between 1 and 30 seconds. */
-export const sweepEveryMs = (ttlSeconds: number) =>
-  Math.min(30_000, Math.max(1_000, Math.round((ttlSeconds * 1000) / 4)));
 
 /** Checkout service: delivery charges, coupons, saved addresses, and the payment saga's front half. */
 export function createCheckoutService(
