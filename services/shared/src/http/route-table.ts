@@ -13,8 +13,8 @@ export type RouteAuth = 'public' | 'user' | 'admin' | 'service' | 'signed';
 export type RouteMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
- * One route of the shop's HTTP API, declared next to its handler from the same zod schemas the handler
- * parses with. The route table (every service's specs) is what the OpenAPI document, the authorization
+ * One route of the shop's HTTP API, declared in its service's routes.ts with the same zod schemas the
+ * handler parses with. The route table (every service's specs) is what the OpenAPI document, the authorization
  * matrix and the fuzzer are generated from; a test checks it against the routers actually mounted, so
  * the table cannot drift from the code.
  */
