@@ -13,6 +13,7 @@ import { userStreamId } from './user/events.ts';
 
 export { ACCOUNTS_ROUTES } from './routes.ts';
 export { requireReviewer } from './testimonials-api.ts';
+export type { EmailEvent, UserEvent } from './user/events.ts';
 
 export { usersProjection } from './read-models/users/users-projection.ts';
 

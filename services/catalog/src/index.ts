@@ -34,6 +34,8 @@ export { productsProjection, PRODUCTS_PROJECTION } from './read-models/products/
 export { Inventory } from './inventory/inventory.ts';
 export { ProductListCache } from './read-models/products/product-list-cache.ts';
 export { InventoryHttpClient } from './inventory/inventory-http-client.ts';
+export type { ProductEvent } from './product/events.ts';
+export type { StockEvent } from './stock/events.ts';
 
 /** Where uploaded and seeded images live (served at /uploads). */
 export const uploadsDir = (dataDir: string) => path.join(dataDir, 'uploads');

@@ -26,6 +26,7 @@ export { CHECKOUT_ROUTES } from './routes.ts';
 
 export { paymentSettings, SANDBOX_PATH, type PaymentSettings } from './payment/provider-settings.ts';
 export { createRazorpaySandbox } from './payment-provider/sandbox/index.ts';
+export type { CouponEvent } from './coupons/coupon/events.ts';
 
 export interface CheckoutOptions {
   /** The catalog's inventory: in-process, or the catalog service over HTTP. */
