@@ -14,6 +14,8 @@ export default defineConfig({
       '@shop/catalog/home-section-choices': fileURLToPath(
         new URL('../services/catalog/src/home-section/choices.ts', import.meta.url),
       ),
+      // India time (its UTC offset), pure too: one definition for the shop's days on both sides.
+      '@shop/shared/time': fileURLToPath(new URL('../services/shared/src/time', import.meta.url)),
     },
   },
   server: {

@@ -16,6 +16,7 @@ import { userStreamId } from './user/events.ts';
 /** Every route the accounts service mounts. */
 export const ACCOUNTS_ROUTES: RouteSpec[] = [...ACCOUNTS_API_ROUTES, ...TESTIMONIALS_ROUTES, ...USER_DIRECTORY_ROUTES];
 export { requireReviewer } from './testimonial/testimonials-api.ts';
+export type { EmailEvent, UserEvent } from './user/events.ts';
 
 export { usersProjection } from './read-models/users/users-projection.ts';
 export { accountsHistory } from './history/accounts-history.ts';

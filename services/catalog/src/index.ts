@@ -3,6 +3,7 @@ import { Router } from 'express';
 import type { CatalogHistoryPort } from '@shop/shared/contracts/event-history';
 import { mountRoutes, type RouteSpec } from '@shop/shared/http/route-table';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
+import { sweepEveryMs } from '@shop/shared/jobs/sweep-interval';
 import { malformedProductBody, PRODUCT_ROUTES, uploadsStatic } from './product/catalog-api.ts';
 import { Catalog, type Written } from './product/catalog.ts';
 import { ProductListCache } from './read-models/products/product-list-cache.ts';
@@ -17,7 +18,7 @@ import { catalogHistory } from './history/catalog-history.ts';
 import { CATALOG_HISTORY_ROUTES } from './history/history-api.ts';
 import { StockWriter } from './inventory/stock-writer.ts';
 import { ProductFactsView } from './inventory/product-facts.ts';
-import { HOLD_EXPIRY_JOB, holdBackstopMs, holdSweepEveryMs } from './inventory/hold-expiry.ts';
+import { HOLD_EXPIRY_JOB, holdBackstopMs } from './inventory/hold-expiry.ts';
 import { stockHoldsProjection } from './read-models/stock-holds/stock-holds-projection.ts';
 import { Collections } from './collection/collections.ts';
 import { COLLECTION_ROUTES } from './collection/collections-api.ts';
@@ -47,6 +48,8 @@ export { Inventory } from './inventory/inventory.ts';
 export { ProductListCache } from './read-models/products/product-list-cache.ts';
 export { InventoryHttpClient } from './inventory/inventory-http-client.ts';
 export { catalogHistory } from './history/catalog-history.ts';
+export type { ProductEvent } from './product/events.ts';
+export type { StockEvent } from './stock/events.ts';
 
 /** Where the catalog serves uploaded and seeded images (files, not routes of the table). */
 export const UPLOADS_PATH = '/uploads';
@@ -118,7 +121,7 @@ export function createCatalogService(
     async start() {
       await listCache.start();
       await productFacts.start();
-      await ctx.jobs.repeat(HOLD_EXPIRY_JOB, holdSweepEveryMs(ttlSeconds));
+      await ctx.jobs.repeat(HOLD_EXPIRY_JOB, sweepEveryMs(ttlSeconds));
       if (opts.seed !== false) {
         // The shop reports ready only once its lists show what was seeded.
         const readable = async (consumer: string, written: Written) => {

@@ -5,6 +5,7 @@ import { orderConfirmationTokens } from '@shop/shared/contracts/order-confirmati
 import type { OrderPlacementPort } from '@shop/shared/contracts/order-placement';
 import { paymentStreamId } from '@shop/shared/contracts/payment-events';
 import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service';
+import { sweepEveryMs } from '@shop/shared/jobs/sweep-interval';
 import { mountRoutes, type RouteSpec } from '@shop/shared/http/route-table';
 import { ADDRESS_ROUTES } from './addresses/api.ts';
 import { COUPON_ROUTES } from './coupons/api.ts';
@@ -39,6 +40,7 @@ export const CHECKOUT_ROUTES: RouteSpec[] = [
 export { checkoutHistory } from './history/checkout-history.ts';
 
 export { paymentSettings, SANDBOX_PATH, type PaymentSettings } from './payment/provider-settings.ts';
+export type { CouponEvent } from './coupons/coupon/events.ts';
 
 export interface CheckoutOptions {
   /** The catalog's inventory: in-process, or the catalog service over HTTP. */
@@ -58,10 +60,6 @@ export interface CheckoutOptions {
    */
   internalRoutes?: boolean;
 }
-
-/** How often the expiry sweep runs: a quarter of the hold, between 1 and 30 seconds. */
-export const sweepEveryMs = (ttlSeconds: number) =>
-  Math.min(30_000, Math.max(1_000, Math.round((ttlSeconds * 1000) / 4)));
 
 /** Checkout service: delivery charges, coupons, saved addresses, and the payment saga's front half. */
 export function createCheckoutService(

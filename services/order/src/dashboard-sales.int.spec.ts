@@ -5,7 +5,7 @@ import { createProduct as listProduct } from '@shop/test-support/fixtures';
 import { waitUntil } from '@shop/test-support/wait-until';
 import type { DashboardStats } from './read-models/orders/dashboard-stats.ts';
 import type { OrderView } from './read-models/orders/orders-queries.ts';
-import { indiaDate } from './read-models/orders/india-days.ts';
+import { indiaDate } from '@shop/shared/time/india-date';
 import { openEventStream } from './testing/sse-client.ts';
 
 // The whole shop: the figures come from the events the catalog and accounts services really record.

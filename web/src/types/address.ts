@@ -1,9 +1,11 @@
+import { z } from 'zod';
+import { parseEach } from './api';
 import { optionalText } from './fields';
 
-// A saved address as the API sends it (seed 000 "Address"): the fields the address book and checkout both
-// read, in one place. Each feature's schema spreads these and adds its id, label and default flag rules.
+// A saved address as GET /addresses sends it (seed 000 "Address"), read the same way by the address book and
+// checkout's address picker.
 
-export const addressFields = {
+const addressFields = {
   name: optionalText,
   phone: optionalText,
   email: optionalText,
@@ -13,3 +15,19 @@ export const addressFields = {
   state: optionalText,
   zipCode: optionalText,
 };
+
+/** The label a new address starts with, and how checkout names one saved without a label. */
+export const DEFAULT_ADDRESS_LABEL = 'Home';
+
+export const addressSchema = z.object({
+  id: z.union([z.string(), z.number()]).transform(String),
+  label: optionalText,
+  ...addressFields,
+  isDefault: z.boolean().nullish().catch(false).transform(Boolean),
+});
+export type Address = z.infer<typeof addressSchema>;
+
+/** Parses an address list, dropping entries that cannot be shown. */
+export function parseAddressList(raw: unknown): Address[] {
+  return parseEach(addressSchema, raw);
+}

@@ -9,7 +9,3 @@ export const HOLD_EXPIRY_JOB = 'catalog.hold-expiry';
 
 /** How long a hold lasts if nobody settles it: twice checkout's reservation time plus 30 s. */
 export const holdBackstopMs = (reservationTtlSeconds: number) => (2 * reservationTtlSeconds + 30) * 1000;
-
-/** How often the hold sweep runs: a quarter of the reservation time, between 1 and 30 seconds. */
-export const holdSweepEveryMs = (reservationTtlSeconds: number) =>
-  Math.min(30_000, Math.max(1_000, Math.round((reservationTtlSeconds * 1000) / 4)));

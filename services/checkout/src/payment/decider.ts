@@ -56,6 +56,9 @@ export type PaymentCommand =
 
 export const initialPaymentState = (): PaymentOrderState => ({ status: 'none' });
 
+/** The payment order's decider, for decideAndAppend. */
+export const PAYMENT = { decide: decidePayment, evolve: evolvePayment, initialState: initialPaymentState };
+
 export function evolvePayment(state: PaymentOrderState, event: PaymentEvent): PaymentOrderState {
   switch (event.type) {
     case 'PaymentOrderOpened':
@@ -217,6 +220,9 @@ export function decidePayment(command: PaymentCommand, state: PaymentOrderState)
     case 'OpenPaymentDialog': {
       const awaiting = awaitingPayment(state);
       if (!awaiting) return [];
+      // The dialog lengthens the hold, never shortens it, however often it opens.
+      const heldUntil = 'order' in state ? state.order.expiresAt : 'opened' in state ? state.opened.expiresAt : '';
+      if (Date.parse(command.data.expiresAt) <= Date.parse(heldUntil)) return [];
       return [
         {
           type: 'PaymentDialogOpened',

@@ -212,8 +212,11 @@ describe('issue 27: checkouts their buyer ended, and the hold before the dialog'
       .when(revive())
       .then(PaymentRefundDueError);
   });
-  it('the dialog opening moves the expiry of an unpaid order; a paid or ended one is left alone', () => {
-    const expiresAt = new Date(now.getTime() + 900_000).toISOString();
+  it('the dialog opening moves the expiry of an unpaid order later, never earlier; a paid or ended one is left alone', () => {
+    const expiresAt = new Date(now.getTime() + 1_800_000).toISOString();
+    given([created])
+      .when({ type: 'OpenPaymentDialog', data: { expiresAt: created.data.expiresAt, now } })
+      .then([]);
     const [opened] = given([created]).when({ type: 'OpenPaymentDialog', data: { expiresAt, now } }).events();
     expect(opened).toMatchObject({ type: 'PaymentDialogOpened', data: { razorpayOrderId: 'order_1', expiresAt } });
     const state = [created, opened!].reduce(evolvePayment, initialPaymentState());
@@ -221,6 +224,7 @@ describe('issue 27: checkouts their buyer ended, and the hold before the dialog'
     given([created, ...ended('cancelled')])
       .when({ type: 'OpenPaymentDialog', data: { expiresAt, now } })
       .then([]);
+    given([created, opened!]).when({ type: 'OpenPaymentDialog', data: { expiresAt, now } }).then([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { paymentStreamId, type PaymentEvent, type RefundReason } from '@shop/shared/contracts/payment-events';
-import { retryOnConflict } from '@shop/shared/eventstore/command';
+import { decideAndAppend } from '@shop/shared/eventstore/command';
 import { StreamVersionConflictError } from '@shop/shared/eventstore/postgres-event-store';
 import {
   buyerKeyOfOrder,
@@ -7,7 +7,9 @@ import {
   evolvePayment,
   initialPaymentState,
   mayRevive,
+  PAYMENT,
   PaymentAfterExpiryError,
+  type PaymentCommand,
   type PaymentOrderState,
 } from './decider.ts';
 import { expiryOf, releaseHolds } from './hold-and-price.ts';
@@ -136,29 +138,31 @@ async function revive(
   return { placed: false, why: null };
 }
 
-function recordVerified(
+async function recordVerified(
   p: Ports,
   orderId: string,
   paymentId: string,
   via: 'checkout' | 'webhook' | 'reconciliation',
 ): Promise<{ version: number }> {
-  return retryOnConflict(async () => {
-    const { state, version } = await loadPayment(p, orderId);
-    const events = decidePayment({ type: 'VerifyPayment', data: { paymentId, via, now: p.clock() } }, state);
-    if (events.length === 0) return { version };
-    const r = await p.store.append(paymentStreamId(orderId), version, events, { metadata: { actor: via } });
-    return { version: r.nextExpectedVersion };
-  }, 10);
+  const version = await decideAndAppend(
+    p.store,
+    paymentStreamId(orderId),
+    PAYMENT,
+    (): PaymentCommand => ({ type: 'VerifyPayment', data: { paymentId, via, now: p.clock() } }),
+    { actor: via, maxAttempts: 10 },
+  );
+  return { version };
 }
 
 /** Records a failed payment (or a refund due) on the order, unless the decider finds nothing to record. */
 export async function recordFailure(p: Ports, orderId: string, reason: string): Promise<void> {
-  await retryOnConflict(async () => {
-    const { state, version } = await loadPayment(p, orderId);
-    const events = decidePayment({ type: 'RecordPaymentFailure', data: { reason, now: p.clock() } }, state);
-    if (events.length)
-      await p.store.append(paymentStreamId(orderId), version, events, { metadata: { actor: 'checkout' } });
-  });
+  await decideAndAppend(
+    p.store,
+    paymentStreamId(orderId),
+    PAYMENT,
+    (): PaymentCommand => ({ type: 'RecordPaymentFailure', data: { reason, now: p.clock() } }),
+    'checkout',
+  );
 }
 
 /**
@@ -170,16 +174,14 @@ export async function recordRefundDue(
   orderId: string,
   input: { paymentId: string; reason: RefundReason; detail: string; customerEmail?: string | null },
 ): Promise<void> {
-  await retryOnConflict(async () => {
-    const { state, version } = await loadPayment(p, orderId);
-    const events = decidePayment(
-      {
-        type: 'RecordRefundDue',
-        data: { ...input, customerEmail: input.customerEmail ?? null, now: p.clock() },
-      },
-      state,
-    );
-    if (events.length)
-      await p.store.append(paymentStreamId(orderId), version, events, { metadata: { actor: 'checkout' } });
-  }, 10);
+  await decideAndAppend(
+    p.store,
+    paymentStreamId(orderId),
+    PAYMENT,
+    (): PaymentCommand => ({
+      type: 'RecordRefundDue',
+      data: { ...input, customerEmail: input.customerEmail ?? null, now: p.clock() },
+    }),
+    { actor: 'checkout', maxAttempts: 10 },
+  );
 }

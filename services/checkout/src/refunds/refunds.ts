@@ -2,10 +2,10 @@ import type pg from 'pg';
 import { PendingRows, pendingWorkRetryAt } from '@shop/shared/bus/pending-work';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import { paymentStreamId, type PaymentEvent } from '@shop/shared/contracts/payment-events';
-import { retryOnConflict } from '@shop/shared/eventstore/command';
+import { decideAndAppend } from '@shop/shared/eventstore/command';
 import type { Logger } from '@shop/shared/observability/logger';
 import type { ProviderRefund } from '../payment-provider/provider.ts';
-import { chargedPaise, decidePayment } from '../payment/decider.ts';
+import { chargedPaise, PAYMENT, type PaymentCommand } from '../payment/decider.ts';
 import type { PaymentPorts } from '../payment/ports.ts';
 import { loadPayment } from '../payment/record-payment.ts';
 
@@ -102,18 +102,16 @@ export class PendingRefunds extends PendingRows<DueRefund> {
       if (state.status !== 'none' && state.refunds[paymentId] === 'due') {
         const amountPaise = chargedPaise(state);
         const refund = await this.providerRefund(paymentId, amountPaise);
-        await retryOnConflict(async () => {
-          const current = await loadPayment({ store }, orderId);
-          const events = decidePayment(
-            {
-              type: 'RecordRefund',
-              data: { paymentId, refundId: refund.id, amountPaise: refund.amount, now: this.deps.clock() },
-            },
-            current.state,
-          );
-          if (events.length)
-            await store.append(paymentStreamId(orderId), current.version, events, { metadata: { actor: 'refunds' } });
-        }, 10);
+        await decideAndAppend(
+          store,
+          paymentStreamId(orderId),
+          PAYMENT,
+          (): PaymentCommand => ({
+            type: 'RecordRefund',
+            data: { paymentId, refundId: refund.id, amountPaise: refund.amount, now: this.deps.clock() },
+          }),
+          { actor: 'refunds', maxAttempts: 10 },
+        );
         logger.info({ orderId, paymentId, refundId: refund.id, amountPaise: refund.amount }, 'payment refunded');
       }
       await pool.query('DELETE FROM checkout.pending_refunds WHERE razorpay_payment_id = $1', [paymentId]);

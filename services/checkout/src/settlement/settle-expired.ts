@@ -1,8 +1,8 @@
 import { paymentStreamId, type ExpiryReason } from '@shop/shared/contracts/payment-events';
 import { ForbiddenError, NotFoundError } from '@shop/shared/errors/errors';
-import { retryOnConflict } from '@shop/shared/eventstore/command';
+import { decideOnStream } from '@shop/shared/eventstore/command';
 import { ProviderOrderUnknownError, type ProviderPayment } from '../payment-provider/provider.ts';
-import { buyerKeyOfOrder, decidePayment } from '../payment/decider.ts';
+import { buyerKeyOfOrder, PAYMENT, type PaymentCommand, type PaymentOrderState } from '../payment/decider.ts';
 import { releaseHolds } from '../payment/hold-and-price.ts';
 import type { PaymentPorts } from '../payment/ports.ts';
 import { loadPayment, recordPaid, recordRefundDue } from '../payment/record-payment.ts';
@@ -55,17 +55,18 @@ export async function settleUnpaid(p: PaymentPorts, orderId: string, reason: Exp
       reason: 'never_placed',
       detail: 'Paid, but the order was never placed (no cart verified) before its hold lapsed',
     });
-  const ended = await retryOnConflict(async () => {
-    const current = await loadPayment(p, orderId);
-    const events = decidePayment({ type: 'ExpirePaymentOrder', data: { now: p.clock(), reason } }, current.state);
-    if (!events.length) return null;
-    await p.store.append(paymentStreamId(orderId), current.version, events, {
-      metadata: { actor: reason === 'lapsed' ? 'expiry' : 'checkout' },
-    });
-    return 'order' in current.state
-      ? { reservationId: current.state.order.reservationId, couponCode: current.state.order.couponCode }
+  const { state: before, events } = await decideOnStream(
+    p.store,
+    paymentStreamId(orderId),
+    PAYMENT,
+    (): PaymentCommand => ({ type: 'ExpirePaymentOrder', data: { now: p.clock(), reason } }),
+    reason === 'lapsed' ? 'expiry' : 'checkout',
+  );
+  const ended = !events.length
+    ? null
+    : 'order' in before
+      ? { reservationId: before.order.reservationId, couponCode: before.order.couponCode }
       : { reservationId: '', couponCode: null };
-  });
   if (!ended) return 'unchanged';
   if (reason !== 'lapsed' && ended.reservationId) {
     await releaseHolds(p, ended);
@@ -116,17 +117,27 @@ export async function cancelCheckout(
  */
 export async function dialogOpened(p: PaymentPorts, orderId: string, buyerKey: string): Promise<{ expiresAt: string }> {
   await ownCheckout(p, orderId, buyerKey);
-  return retryOnConflict(async () => {
-    const { state, version } = await loadPayment(p, orderId);
-    if (state.status === 'none') throw new NotFoundError('Payment order not found');
-    const current = 'order' in state ? state.order : state.opened;
-    const full = new Date(Date.parse(current.createdAt) + p.reservationTtlMs).toISOString();
-    if (Date.parse(full) <= Date.parse(current.expiresAt)) return { expiresAt: current.expiresAt };
-    const events = decidePayment({ type: 'OpenPaymentDialog', data: { expiresAt: full, now: p.clock() } }, state);
-    if (!events.length) return { expiresAt: current.expiresAt };
-    await p.store.append(paymentStreamId(orderId), version, events, { metadata: { actor: 'checkout' } });
-    return { expiresAt: full };
-  });
+  const { state, events } = await decideOnStream(
+    p.store,
+    paymentStreamId(orderId),
+    PAYMENT,
+    (state): PaymentCommand => ({
+      type: 'OpenPaymentDialog',
+      data: {
+        expiresAt: new Date(Date.parse(holdOf(state).createdAt) + p.reservationTtlMs).toISOString(),
+        now: p.clock(),
+      },
+    }),
+    'checkout',
+  );
+  for (const e of events) if (e.type === 'PaymentDialogOpened') return { expiresAt: e.data.expiresAt };
+  return { expiresAt: holdOf(state).expiresAt };
+}
+
+/** The order's hold as recorded (its cart's or, opened without one, its opening's), or NotFoundError. */
+function holdOf(state: PaymentOrderState): { createdAt: string; expiresAt: string } {
+  if (state.status === 'none') throw new NotFoundError('Payment order not found');
+  return 'order' in state ? state.order : state.opened;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { schemaIdentifier } from '../bus/schema-name.ts';
 import type { HistoryEntry } from '../contracts/event-history.ts';
+import { INDIA_OFFSET_MS } from '../time/india-date.ts';
 
 /**
  * What every service's history parts are made of: events of its own log read as an auditor reads them, and
@@ -20,11 +21,9 @@ interface Row {
   recorded_at: Date;
 }
 
-const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
-
 /** `2026-11-22 15:45:00.000 IST` for an instant. */
 export function indiaTime(at: Date): string {
-  return `${new Date(at.getTime() + IST_OFFSET_MS).toISOString().replace('T', ' ').replace('Z', '')} IST`;
+  return `${new Date(at.getTime() + INDIA_OFFSET_MS).toISOString().replace('T', ' ').replace('Z', '')} IST`;
 }
 
 const COLUMNS = `global_position::text, transaction_id::text, stream_id, stream_version, event_id, type, schema_version,

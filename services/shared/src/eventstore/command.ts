@@ -15,24 +15,50 @@ export async function retryOnConflict<T>(attempt: () => Promise<T>, maxAttempts 
   });
 }
 
+/** What a command on one stream decided: the state it decided on, the events appended (none when it decided nothing) and the stream's version after. */
+export interface Decision<S, E extends DomainEvent> {
+  state: S;
+  events: E[];
+  version: number;
+}
+
+export interface CommandOptions {
+  /** Recorded in the appended events' metadata. */
+  actor?: string;
+  /** Attempts in all before a version conflict is thrown (retryOnConflict). */
+  maxAttempts?: number;
+}
+
 /**
- * A command on one stream: reads the stream into the decider's state, decides `command()` against it and
+ * A command on one stream: reads the stream into the decider's state, decides `command(state)` against it and
  * appends the events at the version read (`actor` in their metadata); all of it again when another writer
  * got to the stream first (retryOnConflict), `command()` included. Answers the stream's version after the
  * command (the version read when it decided nothing).
  */
-export function decideAndAppend<C, S, E extends DomainEvent>(
+export async function decideAndAppend<C, S, E extends DomainEvent>(
   store: PostgresEventStore,
   streamId: string,
   decider: Decider<C, S, E>,
-  command: () => C | Promise<C>,
-  actor?: string,
+  command: (state: S) => C | Promise<C>,
+  options?: string | CommandOptions,
 ): Promise<number> {
+  return (await decideOnStream(store, streamId, decider, command, options)).version;
+}
+
+/** decideAndAppend answering the whole decision, for a caller that acts on what was decided. */
+export function decideOnStream<C, S, E extends DomainEvent>(
+  store: PostgresEventStore,
+  streamId: string,
+  decider: Decider<C, S, E>,
+  command: (state: S) => C | Promise<C>,
+  options: string | CommandOptions = {},
+): Promise<Decision<S, E>> {
+  const { actor, maxAttempts } = typeof options === 'string' ? { actor: options } : options;
   return retryOnConflict(async () => {
     const { state, version } = await store.aggregate<S, E>(streamId, decider.evolve, decider.initialState());
-    const events = decider.decide(await command(), state);
-    if (!events.length) return version;
+    const events = decider.decide(await command(state), state);
+    if (!events.length) return { state, events, version };
     const r = await store.append(streamId, version, events, { metadata: { actor } });
-    return r.nextExpectedVersion;
-  });
+    return { state, events, version: r.nextExpectedVersion };
+  }, maxAttempts);
 }

@@ -1,27 +1,7 @@
-import { z } from 'zod';
-import { parseEach } from '@/types/api';
-import { addressFields } from '@/types/address';
-import { optionalText, phoneProblem } from '@/types/fields';
+import { DEFAULT_ADDRESS_LABEL, type Address } from '@/types/address';
+import { phoneProblem } from '@/types/fields';
 
-// A saved address (seed 000 "Address") and the rules of its form.
-
-export const addressSchema = z.object({
-  id: z.union([z.string(), z.number()]).transform(String),
-  label: optionalText,
-  ...addressFields,
-  isDefault: z
-    .boolean()
-    .nullish()
-    .transform((value) => value ?? false),
-});
-export type Address = z.infer<typeof addressSchema>;
-
-/** Parses an address list, dropping entries that cannot be shown. */
-export function parseAddressList(raw: unknown): Address[] {
-  return parseEach(addressSchema, raw);
-}
-
-export const DEFAULT_ADDRESS_LABEL = 'Home';
+// The rules of the saved-address form (the address itself: types/address).
 
 export type AddressFields = Omit<Address, 'id' | 'isDefault'>;
 export type AddressInput = AddressFields & { isDefault: boolean };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addressLines, addressPayload, emptyAddress, parseAddressList, validateAddress } from './address';
+import { parseAddressList } from '@/types/address';
+import { addressLines, addressPayload, emptyAddress, validateAddress } from './address';
 
 describe('the address form', () => {
   it("starts with the label 'Home'", () => {
@@ -16,9 +17,9 @@ describe('the address form', () => {
     expect(
       validateAddress({ ...emptyAddress(), name: 'Asha', phone: '+919800000000', addressLine1: '12 MG Road' }),
     ).toEqual({});
-    expect(
-      validateAddress({ ...emptyAddress(), name: 'Asha', phone: '12', addressLine1: '12 MG Road' }),
-    ).toEqual({ phone: 'Please enter a valid 10-digit mobile number' });
+    expect(validateAddress({ ...emptyAddress(), name: 'Asha', phone: '12', addressLine1: '12 MG Road' })).toEqual({
+      phone: 'Please enter a valid 10-digit mobile number',
+    });
   });
 
   it('sends trimmed text', () => {

@@ -1,8 +1,9 @@
 import { hasSizeStock, availableStock } from '@/lib/stock';
 import type { OrderTotals } from '@/lib/order-totals';
+import { DEFAULT_ADDRESS_LABEL, type Address } from '@/types/address';
 import type { Product, ProductId, User } from '@/types/api';
 import { phoneProblem } from '@/types/fields';
-import type { OrderData, SavedAddress } from './api/checkout-api';
+import type { OrderData } from './api/checkout-api';
 
 // Checkout's rules (seed 000 sections 4-5), free of React so they can be tested on their own.
 
@@ -196,7 +197,7 @@ export function withProfile(shipping: ShippingDetails, user: Pick<User, 'name' |
 }
 
 /** The form filled from a saved address; contact fields the address lacks keep their value. */
-export function withSavedAddress(shipping: ShippingDetails, saved: SavedAddress): ShippingDetails {
+export function withSavedAddress(shipping: ShippingDetails, saved: Address): ShippingDetails {
   return {
     name: saved.name || shipping.name,
     email: saved.email || shipping.email,
@@ -209,7 +210,7 @@ export function withSavedAddress(shipping: ShippingDetails, saved: SavedAddress)
 }
 
 /** How a saved address is named in the picker. */
-export function savedAddressLabel(saved: SavedAddress): string {
+export function savedAddressLabel(saved: Address): string {
   const place = [saved.addressLine1, saved.city].filter(Boolean).join(', ');
-  return `${saved.label}${saved.isDefault ? ' (default)' : ''} - ${saved.name}, ${place}`;
+  return `${saved.label || DEFAULT_ADDRESS_LABEL}${saved.isDefault ? ' (default)' : ''} - ${saved.name}, ${place}`;
 }

@@ -190,7 +190,7 @@ describe('prefill', () => {
 
   it('fills the form from a saved address', () => {
     const saved = {
-      id: 3,
+      id: '3',
       label: 'Work',
       name: 'Asha R',
       phone: '+91 98000 00002',

@@ -1,7 +1,6 @@
+import { INDIA_UTC_OFFSET } from '@shop/shared/time/india-date';
 import type { CouponTerms, Discount } from './events.ts';
 
-// India Standard Time has no daylight saving: a calendar day an admin picks is that day in India.
-const SHOP_UTC_OFFSET = '+05:30';
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -15,7 +14,7 @@ const isRealDay = (day: string) => new Date(`${day}T00:00:00Z`).toISOString().sl
 export function normaliseValidityBound(input: string): string | null {
   const v = input.trim();
   if (DAY.test(v)) return isRealDay(v) ? v : null;
-  const withOffset = LOCAL_DATE_TIME.test(v) ? `${v}${SHOP_UTC_OFFSET}` : INSTANT.test(v) ? v : null;
+  const withOffset = LOCAL_DATE_TIME.test(v) ? `${v}${INDIA_UTC_OFFSET}` : INSTANT.test(v) ? v : null;
   if (withOffset === null || !isRealDay(v.slice(0, 10))) return null;
   const at = new Date(withOffset);
   return Number.isNaN(at.getTime()) ? null : at.toISOString();
@@ -24,7 +23,7 @@ export function normaliseValidityBound(input: string): string | null {
 /** The instant a stored bound stands for: a day starts at its first and ends at its last millisecond in India. */
 export function boundInstant(bound: string, edge: 'start' | 'end'): Date {
   if (DAY.test(bound))
-    return new Date(`${bound}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}${SHOP_UTC_OFFSET}`);
+    return new Date(`${bound}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}${INDIA_UTC_OFFSET}`);
   return new Date(bound);
 }
 

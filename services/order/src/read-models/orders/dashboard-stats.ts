@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { DELIVERY_STATUSES } from '../../order/events.ts';
 import { paiseToRupees } from '@shop/shared/money/money';
-import { lastIndiaDays } from './india-days.ts';
+import { lastIndiaDays } from '@shop/shared/time/india-date';
 
 /** Days of revenue the dashboard shows, ending with today in India. */
 export const REVENUE_DAYS = 30;

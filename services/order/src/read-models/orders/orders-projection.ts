@@ -3,7 +3,7 @@ import type { EventConsumer } from '@shop/shared/bus/types';
 import type { PubSub } from '@shop/shared/cache/types';
 import type { OrderEvent } from '../../order/events.ts';
 import { encodeOrderChanges, ORDER_CHANGES_CHANNEL, type OrderChange } from '../../push/order-changes.ts';
-import { indiaDate } from './india-days.ts';
+import { indiaDate } from '@shop/shared/time/india-date';
 
 /** orders.orders' columns in table order; orderPlacedValues fills order_number to delivery_status. */
 export const ORDER_COLUMNS = [

@@ -1,7 +1,7 @@
 import { defineReplayFold, greatestTime, type ReplayFold } from '@shop/shared/replay/fold';
 import { KeyedRows } from '@shop/shared/replay/keyed-rows';
 import type { OrderEvent } from '../../order/events.ts';
-import { indiaDate } from './india-days.ts';
+import { indiaDate } from '@shop/shared/time/india-date';
 import { ORDER_COLUMNS, orderPlacedValues } from './orders-projection.ts';
 
 /**

@@ -1,14 +1,11 @@
 import { api, parseAnswer } from '@/lib/api-client';
-import { addressSchema, parseAddressList, type Address, type AddressInput } from '../address';
+import { addressSchema, type Address } from '@/types/address';
+import type { AddressInput } from '../address';
 
-// Every change invalidates the whole list: adding, removing or making one default can move the default.
+// Changes to the saved addresses (the list itself: lib/addresses-api). Every change invalidates the whole
+// list: adding, removing or making one default can move the default.
 export const addressesApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getAddressBook: build.query<Address[], void>({
-      query: () => '/addresses',
-      transformResponse: (raw: unknown) => parseAddressList(raw),
-      providesTags: [{ type: 'Address', id: 'LIST' }],
-    }),
     addAddress: build.mutation<Address, AddressInput>({
       query: (body) => ({ url: '/addresses', method: 'POST', body }),
       transformResponse: (raw: unknown) => parseAnswer(addressSchema, raw),
@@ -27,5 +24,4 @@ export const addressesApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetAddressBookQuery, useAddAddressMutation, useUpdateAddressMutation, useDeleteAddressMutation } =
-  addressesApi;
+export const { useAddAddressMutation, useUpdateAddressMutation, useDeleteAddressMutation } = addressesApi;

@@ -2,14 +2,11 @@ import { useState } from 'react';
 import { useAppDispatch } from '@/app/hooks';
 import { failureShown, notificationShown } from '@/components/notifications/notifications-slice';
 import { Spinner } from '@/components/ui/spinner';
+import { useGetAddressBookQuery } from '@/lib/addresses-api';
 import { errorMessage } from '@/lib/api-client';
-import { addressLines, emptyAddress, type Address, type AddressInput } from '../address';
-import {
-  useAddAddressMutation,
-  useDeleteAddressMutation,
-  useGetAddressBookQuery,
-  useUpdateAddressMutation,
-} from '../api/addresses-api';
+import type { Address } from '@/types/address';
+import { addressLines, emptyAddress, type AddressInput } from '../address';
+import { useAddAddressMutation, useDeleteAddressMutation, useUpdateAddressMutation } from '../api/addresses-api';
 import { AddressForm } from './address-form';
 import styles from './address-book.module.css';
 

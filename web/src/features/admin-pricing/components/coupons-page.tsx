@@ -10,6 +10,7 @@ import { LoadedList } from '@/components/ui/loaded-list';
 import { StatusPill, type PillTone } from '@/components/ui/status-pill';
 import { errorMessage } from '@/lib/api-client';
 import { formatRupees } from '@/lib/money';
+import { INDIA_UTC_OFFSET } from '@shop/shared/time/india-date';
 import {
   useCreateCouponMutation,
   useDeleteCouponMutation,
@@ -30,7 +31,7 @@ const statusTone: Record<CouponStatus, PillTone> = {
 
 function formatDay(bound: string | null): string | null {
   if (!bound) return null;
-  const at = /^\d{4}-\d{2}-\d{2}$/.test(bound) ? new Date(`${bound}T12:00:00+05:30`) : new Date(bound);
+  const at = /^\d{4}-\d{2}-\d{2}$/.test(bound) ? new Date(`${bound}T12:00:00${INDIA_UTC_OFFSET}`) : new Date(bound);
   if (Number.isNaN(at.getTime())) return bound;
   return at.toLocaleDateString('en-IN', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Asia/Kolkata' });
 }

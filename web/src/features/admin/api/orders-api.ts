@@ -1,13 +1,9 @@
 import { api } from '@/lib/api-client';
-import { openAdminStream } from '../admin-stream';
+import { openOrderStream } from '@/lib/order-stream';
+import { readStoredText, storageKeys } from '@/lib/storage';
+import { applyOrderChange, parseOrderList, readOrderChange, type Order } from '@/types/order';
 import { parseOrderHistory, type HistoryEntry } from '../order-history';
-import {
-  applyOrderEvent,
-  orderNumberOfEvent,
-  parseOrderList,
-  type Order,
-  type SettableDeliveryStatus,
-} from '../orders';
+import { orderNumberOfEvent, type SettableDeliveryStatus } from '../orders';
 
 const orderPath = (orderNumber: string) => `/orders/admin/${encodeURIComponent(orderNumber)}`;
 
@@ -30,9 +26,10 @@ export const adminOrdersApi = api.injectEndpoints({
         } catch {
           return;
         }
-        const close = openAdminStream({
+        const close = openOrderStream(readStoredText(storageKeys.token), {
           onOrder: (data) => {
-            updateCachedData((orders) => applyOrderEvent(orders, data));
+            const change = readOrderChange(data);
+            if (change) updateCachedData((orders) => applyOrderChange(orders, change));
             // The order changed: an open history of it refetches (its new events are already in the log).
             const orderNumber = orderNumberOfEvent(data);
             if (orderNumber) dispatch(api.util.invalidateTags([orderTag(orderNumber)]));

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { api, parseAnswer } from '@/lib/api-client';
+import { openOrderStream } from '@/lib/order-stream';
+import { readStoredText, storageKeys } from '@/lib/storage';
 import { figureOrZero } from '@/types/fields';
-import { openAdminStream } from '../admin-stream';
 
 export const dashboardStatsSchema = z.object({
   totalOrders: figureOrZero,
@@ -39,7 +40,7 @@ export const adminStatsApi = api.injectEndpoints({
         } catch {
           return;
         }
-        const close = openAdminStream({
+        const close = openOrderStream(readStoredText(storageKeys.token), {
           onStats: (data) => {
             const parsed = dashboardStatsSchema.safeParse(data);
             if (parsed.success) updateCachedData(() => parsed.data);

@@ -13,7 +13,8 @@ import {
   useMarkOrderSeenMutation,
   useUpdateOrderStatusMutation,
 } from '../api/orders-api';
-import { canDeleteOrder, isSettableDeliveryStatus, SETTABLE_DELIVERY_STATUSES, type Order } from '../orders';
+import type { Order } from '@/types/order';
+import { canDeleteOrder, isSettableDeliveryStatus, SETTABLE_DELIVERY_STATUSES } from '../orders';
 import styles from './admin-orders.module.css';
 import { OrderHistory } from './order-history';
 

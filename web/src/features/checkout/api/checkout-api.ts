@@ -1,23 +1,10 @@
 import { z } from 'zod';
 import { api, parseAnswer } from '@/lib/api-client';
-import { parseEach, productSchema, type Product } from '@/types/api';
-import { addressFields } from '@/types/address';
-import { figureOrZero, optionalText } from '@/types/fields';
+import { productSchema, type Product } from '@/types/api';
+import { figureOrZero } from '@/types/fields';
 
-// The calls checkout makes (seed 000 section 7): saved addresses, coupon validation, the product re-check
-// before paying, and the payment order and its verification.
-
-const savedAddressSchema = z.object({
-  id: z.union([z.number(), z.string()]),
-  label: optionalText.transform((value) => value || 'Home'),
-  ...addressFields,
-  isDefault: z.boolean().nullish().catch(false).transform(Boolean),
-});
-export type SavedAddress = z.infer<typeof savedAddressSchema>;
-
-function parseAddresses(raw: unknown): SavedAddress[] {
-  return parseEach(savedAddressSchema, raw);
-}
+// The calls checkout makes (seed 000 section 7): coupon validation, the product re-check before paying, and
+// the payment order and its verification (its saved addresses: lib/addresses-api).
 
 const couponValidationSchema = z.object({
   valid: z.boolean(),
@@ -66,11 +53,6 @@ export type VerifyAnswer = z.infer<typeof verifyAnswerSchema>;
 
 export const checkoutApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getCheckoutAddresses: build.query<SavedAddress[], void>({
-      query: () => '/addresses',
-      transformResponse: (raw: unknown) => parseAddresses(raw),
-      providesTags: [{ type: 'Address', id: 'LIST' }],
-    }),
     validateCoupon: build.mutation<CouponValidation, { code: string; orderTotal: number }>({
       query: (body) => ({ url: '/coupons/validate', method: 'POST', body }),
       transformResponse: (raw: unknown) => parseAnswer(couponValidationSchema, raw),
@@ -110,7 +92,6 @@ export const checkoutApi = api.injectEndpoints({
 });
 
 export const {
-  useGetCheckoutAddressesQuery,
   useValidateCouponMutation,
   useRecheckProductMutation,
   useCreatePaymentOrderMutation,

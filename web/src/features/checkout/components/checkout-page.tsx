@@ -7,11 +7,11 @@ import { WithOrderSummary } from '@/components/orders/order-summary';
 import { PageTitle } from '@/components/seo/page-title';
 import { ProductImage } from '@/components/ui/product-image';
 import { paths } from '@/config/paths';
+import { useGetAddressBookQuery } from '@/lib/addresses-api';
 import { useCalculateDeliveryQuery } from '@/lib/delivery-api';
 import { formatRupees } from '@/lib/money';
 import { FREE_DELIVERY, linesSubtotal, orderTotals, subtotalAfterDiscount } from '@/lib/order-totals';
 import type { User } from '@/types/api';
-import { useGetCheckoutAddressesQuery } from '../api/checkout-api';
 import {
   EMPTY_SHIPPING,
   savedAddressLabel,
@@ -62,7 +62,7 @@ export function CheckoutPage({ lines, profile, isLoggedIn, onOrderPlaced }: Chec
     if (profile) setShipping((current) => withProfile(current, profile));
   }, [profile]);
 
-  const addresses = useGetCheckoutAddressesQuery(undefined, { skip: !isLoggedIn });
+  const addresses = useGetAddressBookQuery(undefined, { skip: !isLoggedIn });
   const savedAddresses = isLoggedIn ? (addresses.data ?? []) : [];
   const reportedAddressError = useRef(false);
   useEffect(() => {

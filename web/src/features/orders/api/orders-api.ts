@@ -1,5 +1,6 @@
 import { api } from '@/lib/api-client';
-import { parseOrderConfirmation, parseOrderList, type Order, type OrderConfirmation } from '../order-schema';
+import { parseOrderList, type Order } from '@/types/order';
+import { parseOrderConfirmation, type OrderConfirmation } from '../order-schema';
 
 export const ordersApi = api.injectEndpoints({
   endpoints: (build) => ({

@@ -2,7 +2,8 @@ import { DeliveryStatusBadge } from '@/components/orders/delivery-status-badge';
 import { formatRupees } from '@/lib/money';
 import { chargeRows } from '@/lib/order-totals';
 import { deliveryAddress } from '@/types/order';
-import { orderTotals, type Order } from '../order-schema';
+import type { Order } from '@/types/order';
+import { orderTotals } from '../order-schema';
 import styles from './order-card.module.css';
 
 const placedAt = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' });
@@ -27,9 +28,9 @@ export function OrderCard({ order }: { order: Order }) {
 
       <ul className={styles.lines} aria-label="Items">
         {order.items.map((line, index) => (
-          <li key={`${line.Product?.id ?? index}-${line.size ?? ''}-${line.color ?? ''}`} className={styles.line}>
+          <li key={`${line.Product.id ?? index}-${line.size ?? ''}-${line.color ?? ''}`} className={styles.line}>
             <span className={styles.lineName}>
-              {line.Product?.name || 'Product'}
+              {line.Product.name || 'Product'}
               <span className={styles.muted}>
                 {[line.size && `Size ${line.size}`, line.color, `Qty ${line.orderedQuantity}`]
                   .filter(Boolean)

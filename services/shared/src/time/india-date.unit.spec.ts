@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indiaDate, lastIndiaDays } from './india-days.ts';
+import { indiaDate, lastIndiaDays } from './india-date.ts';
 
 describe('India-time days', () => {
   it('turn at midnight in India, 18:30 UTC', () => {

@@ -1,14 +1,19 @@
-import { readStoredText, storageKeys } from '@/lib/storage';
-import { orderStreamUrl } from '@/lib/stream-ticket';
+import { orderStreamUrl } from './stream-ticket';
 
 /** How long to wait before opening again a stream (or ticket) the server refused. */
 const REFUSED_RETRY_MS = 10_000;
 
-type StreamHandlers = {
+export type OrderStreamHandlers = {
   /** The stream (re)connected; after a reconnect the caller should refetch what it may have missed. */
   onReady?: (reconnected: boolean) => void;
+  /** An `order` event's data (JSON-parsed; unreadable events are skipped). */
   onOrder?: (data: unknown) => void;
+  /** A `stats` event's data (JSON-parsed). */
   onStats?: (data: unknown) => void;
+  /** The connection dropped or was refused; the browser reconnects a dropped one by itself. */
+  onError?: () => void;
+  /** The stream or its ticket was refused (an expired ticket, 429): it is opened again later, with a new ticket. */
+  onRefused?: () => void;
 };
 
 function readJson(event: MessageEvent): unknown {
@@ -20,26 +25,28 @@ function readJson(event: MessageEvent): unknown {
 }
 
 /**
- * Opens the push stream (GET /orders/stream, Server-Sent Events) with a 60-second ticket
- * (orderStreamUrl), never the token itself. The browser reconnects a dropped stream by itself; one it
- * refuses (its ticket expired) is opened again here with a new ticket. Returns the closer.
+ * The web app's one push-stream client: opens GET /orders/stream (Server-Sent Events) for `token`'s session
+ * with a 60-second ticket (orderStreamUrl), never the token itself. EventSource reconnects a dropped stream
+ * by itself (with its old ticket: refused once that has expired); a refused stream, or a refused ticket, is
+ * opened again here with a new ticket. Returns the closer.
  */
-export function openAdminStream(handlers: StreamHandlers): () => void {
-  const token = readStoredText(storageKeys.token);
+export function openOrderStream(token: string | null, handlers: OrderStreamHandlers): () => void {
   if (typeof EventSource === 'undefined' || !token) return () => undefined;
   let source: EventSource | null = null;
   let retry: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
   let readyCount = 0;
-  const retryLater = () => {
-    if (!closed) retry = setTimeout(() => void connect(), REFUSED_RETRY_MS);
+  const refused = () => {
+    if (closed) return;
+    handlers.onRefused?.();
+    retry = setTimeout(() => void connect(), REFUSED_RETRY_MS);
   };
   const connect = async () => {
     let url: string;
     try {
       url = await orderStreamUrl(token);
     } catch {
-      return retryLater();
+      return refused();
     }
     if (closed) return;
     source = new EventSource(url);
@@ -56,7 +63,9 @@ export function openAdminStream(handlers: StreamHandlers): () => void {
       if (data !== undefined) handlers.onStats?.(data);
     });
     source.addEventListener('error', () => {
-      if (source?.readyState === EventSource.CLOSED) retryLater();
+      handlers.onError?.();
+      // EventSource gives up on a refused stream.
+      if (source?.readyState === EventSource.CLOSED) refused();
     });
   };
   void connect();
