@@ -47,9 +47,9 @@ export interface OpenApiDocument {
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
-  accounts: 'Registration, login, profile, users, testimonials',
-  catalog: 'Products, stock, collections, homepage (and /internal/inventory/* for checkout)',
-  checkout: 'Delivery charges, coupons, saved addresses, payments',
+  accounts: 'Registration, login, profile, users, testimonials (and /internal/accounts/* for the user check)',
+  catalog: 'Products, stock, collections, homepage (and /internal/inventory/* for checkout and order histories)',
+  checkout: 'Delivery charges, coupons, saved addresses, payments (and /internal/checkout/* for order histories)',
   order: 'Orders, the admin dashboard, the order push stream (and /internal/orders/* for checkout)',
   gateway: 'This document and its docs page',
 };
