@@ -98,7 +98,13 @@ const serviceIsolation = services
 // queries). A string or template literal that names another service's schema (`accounts.users`,
 // `FROM catalog.products`), or schemaIdentifier('<other schema>'), is refused: a service reads another
 // service's data through that service's port, never its tables. The gateway, the composition root, is exempt.
-const SCHEMA_OF = { accounts: 'accounts', catalog: 'catalog', checkout: 'checkout', order: 'orders' };
+const SCHEMA_OF = {
+  accounts: 'accounts',
+  catalog: 'catalog',
+  checkout: 'checkout',
+  order: 'orders',
+  'razorpay-sandbox': 'razorpay_sandbox',
+};
 const foreignSchemaRule = {
   meta: {
     type: 'problem',
@@ -111,8 +117,9 @@ const foreignSchemaRule = {
   create(context) {
     const own = context.options[0]?.own ?? null;
     const foreign = Object.values(SCHEMA_OF).filter((s) => s !== own);
-    // `<schema>.<table>`, optionally quoted: `catalog.products`, `"accounts".users`, `orders."orders"`.
-    const named = new RegExp(`(?<![\\w.$])"?(${foreign.join('|')})"?\\.(?="?[a-z_])`);
+    // `<schema>.<table>`, optionally quoted: `catalog.products`, `"accounts".users`, `orders."orders"`; not
+    // a path or a file name (`/v1/checkout.js`).
+    const named = new RegExp(`(?<![\\w.$/-])"?(${foreign.join('|')})"?\\.(?="?[a-z_])`);
     const check = (node, text) => {
       const m = typeof text === 'string' ? named.exec(text) : null;
       if (m) context.report({ node, messageId: 'foreign', data: { schema: m[1] } });

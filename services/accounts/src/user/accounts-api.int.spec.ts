@@ -95,7 +95,10 @@ describe('accounts API', () => {
     expect(r.body).toMatchObject({ name: 'Asha R', dob: '1994-11-22', gender: 'Female' });
     expect((await shop.api('PUT', '/api/auth/me', { token, body: { email: 'a@b.in' } })).status).toBe(400);
     expect(
-      await shop.api('PUT', '/api/auth/me', { token, body: { name: 'Asha R', email: 'asha.r@example.in', phone: '12' } }),
+      await shop.api('PUT', '/api/auth/me', {
+        token,
+        body: { name: 'Asha R', email: 'asha.r@example.in', phone: '12' },
+      }),
     ).toMatchObject({ status: 400, body: { message: 'Please enter a valid 10-digit mobile number' } });
     expect(
       (await shop.api('PUT', '/api/auth/me', { token, body: { name: 'A', email: 'a@b.in', gender: 'Robot' } })).status,
