@@ -15,6 +15,15 @@ export { ACCOUNTS_ROUTES } from './routes.ts';
 export { requireReviewer } from './testimonials-api.ts';
 
 export { usersProjection } from './read-models/users/users-projection.ts';
+import type { ProjectionRegistration } from '@shop/shared/bus/projection-read-model';
+import { usersReadModel } from './read-models/users/users-projection.ts';
+
+/** The accounts service's projections, for replay (every one of its consumers). */
+export const readModels: readonly ProjectionRegistration[] = [
+  usersReadModel,
+  { name: TESTIMONIALS_PROJECTION, tables: ['accounts.testimonials'] },
+];
+export const processManagers: readonly string[] = [];
 
 /**
  * Accounts service: registration, login, profile, admin users list, testimonials; ensures the configured admin.

@@ -28,6 +28,21 @@ import { homepageRouter } from './homepage-api.ts';
 import { HOMEPAGE_PROJECTION, homepageProjection } from './read-models/homepage/homepage-projection.ts';
 
 export { CATALOG_ROUTES } from './routes.ts';
+import type { ProjectionRegistration } from '@shop/shared/bus/projection-read-model';
+import { productsReadModel } from './read-models/products/products-projection.ts';
+import { bestSellersReadModel } from './read-models/best-sellers/best-sellers-projection.ts';
+import { stockHoldsReadModel } from './read-models/stock-holds/stock-holds-projection.ts';
+
+/** The catalog's projections, for replay (every one of its consumers: it has no process manager). */
+export const readModels: readonly ProjectionRegistration[] = [
+  productsReadModel,
+  { name: COLLECTIONS_PROJECTION, tables: ['catalog.collections', 'catalog.collection_products', 'catalog.collection_deleted_products'] },
+  { name: HOME_SECTIONS_PROJECTION, tables: ['catalog.home_sections'] },
+  bestSellersReadModel,
+  { name: HOMEPAGE_PROJECTION, tables: ['catalog.homepage'] },
+  stockHoldsReadModel,
+];
+export const processManagers: readonly string[] = [];
 
 export { productsProjection, PRODUCTS_PROJECTION } from './read-models/products/products-projection.ts';
 export { Inventory } from './inventory/inventory.ts';

@@ -22,6 +22,25 @@ import { PendingRefunds, REFUND_PENDING_JOB, refundingConsumer } from './payment
 import { refundsProjection } from './payment/read-models/refunds-projection.ts';
 
 export { CHECKOUT_ROUTES } from './routes.ts';
+import type { ProjectionRegistration } from '@shop/shared/bus/projection-read-model';
+import { paymentOrdersReadModel } from './payment/read-models/payment-orders-projection.ts';
+import { couponsReadModel } from './coupons/read-models/coupons/coupons-projection.ts';
+import { DELIVERY_SETTINGS_PROJECTION } from './delivery/read-models/delivery-settings/delivery-settings-projection.ts';
+import { ADDRESSES_PROJECTION } from './addresses/read-models/addresses/addresses-projection.ts';
+import { REFUNDS_PROJECTION } from './payment/read-models/refunds-projection.ts';
+import { SETTLEMENT_CONSUMER } from './payment/settlement-consumer.ts';
+import { REFUNDING_CONSUMER } from './payment/refunds.ts';
+
+/** The checkout service's projections, for replay. */
+export const readModels: readonly ProjectionRegistration[] = [
+  { name: DELIVERY_SETTINGS_PROJECTION, tables: ['checkout.delivery_settings'] },
+  couponsReadModel,
+  { name: ADDRESSES_PROJECTION, tables: ['checkout.addresses'] },
+  paymentOrdersReadModel,
+  { name: REFUNDS_PROJECTION, tables: ['checkout.refunds'] },
+];
+/** Its process managers: not replayed (they act, settling payments and refunds, rather than keep a read model). */
+export const processManagers: readonly string[] = [SETTLEMENT_CONSUMER, REFUNDING_CONSUMER];
 
 export { paymentSettings, SANDBOX_PATH, type PaymentSettings } from './payment/provider-settings.ts';
 export { createRazorpaySandbox } from './payment-provider/sandbox/index.ts';

@@ -12,6 +12,20 @@ import { accountsFiguresProjection } from './read-models/dashboard/accounts-figu
 import { catalogFiguresProjection } from './read-models/dashboard/catalog-figures-projection.ts';
 
 export { ORDER_ROUTES } from './routes.ts';
+import type { ProjectionRegistration } from '@shop/shared/bus/projection-read-model';
+import { ordersReadModel } from './read-models/orders/orders-projection.ts';
+import { accountsFiguresReadModel } from './read-models/dashboard/accounts-figures-projection.ts';
+import { catalogFiguresReadModel } from './read-models/dashboard/catalog-figures-projection.ts';
+import { ORDER_PLACEMENT_CONSUMER } from './placement/order-placement.ts';
+
+/** The order service's projections, for replay. */
+export const readModels: readonly ProjectionRegistration[] = [
+  ordersReadModel,
+  catalogFiguresReadModel,
+  accountsFiguresReadModel,
+];
+/** Its process managers: not replayed (they act, appending events, rather than keep a read model). */
+export const processManagers: readonly string[] = [ORDER_PLACEMENT_CONSUMER];
 
 export { DELIVERY_STATUSES, orderStreamId, type DeliveryStatus, type OrderEvent } from './order/events.ts';
 export { findOrderNumberByPayment, ORDER_PLACEMENT_CONSUMER, orderPlacement } from './placement/order-placement.ts';
