@@ -75,11 +75,11 @@ async function caughtUp(c: ReadModelConsumer): Promise<boolean> {
 
 beforeAll(async () => {
   const { url } = await generateLog({ serverUrl, database, events: 3_000, seed: 1 });
-  pool = createPool(url, 6);
+  pool = createPool(url, 24); // each subscription holds a LISTEN connection besides its batches
   const subscriptions = CONSUMERS.map((consumer) => new PostgresLogSubscription({ pool, consumer, batchSize: 200 }));
   for (const s of subscriptions) await s.start();
   try {
-    for (const c of CONSUMERS) await waitUntil(() => caughtUp(c), `${c.name} to project the log`, 240_000);
+    for (const c of CONSUMERS) await waitUntil(() => caughtUp(c), `${c.name} to project the log`, 120_000);
   } finally {
     for (const s of subscriptions) await s.stop();
   }
