@@ -17,11 +17,12 @@ export { requireReviewer } from './testimonials-api.ts';
 export { usersProjection } from './read-models/users/users-projection.ts';
 import type { ProjectionRegistration } from '@shop/shared/bus/projection-read-model';
 import { usersReadModel } from './read-models/users/users-projection.ts';
+import { testimonialsReadModel } from './read-models/testimonials/testimonials-projection.ts';
 
 /** The accounts service's projections, for replay (every one of its consumers). */
 export const readModels: readonly ProjectionRegistration[] = [
   usersReadModel,
-  { name: TESTIMONIALS_PROJECTION, tables: ['accounts.testimonials'] },
+  testimonialsReadModel,
 ];
 export const processManagers: readonly string[] = [];
 

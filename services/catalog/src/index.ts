@@ -32,14 +32,17 @@ import type { ProjectionRegistration } from '@shop/shared/bus/projection-read-mo
 import { productsReadModel } from './read-models/products/products-projection.ts';
 import { bestSellersReadModel } from './read-models/best-sellers/best-sellers-projection.ts';
 import { stockHoldsReadModel } from './read-models/stock-holds/stock-holds-projection.ts';
+import { collectionsReadModel } from './read-models/collections/collections-projection.ts';
+import { homeSectionsReadModel } from './read-models/home-sections/home-sections-projection.ts';
+import { homepageReadModel } from './read-models/homepage/homepage-projection.ts';
 
 /** The catalog's projections, for replay (every one of its consumers: it has no process manager). */
 export const readModels: readonly ProjectionRegistration[] = [
   productsReadModel,
-  { name: COLLECTIONS_PROJECTION, tables: ['catalog.collections', 'catalog.collection_products', 'catalog.collection_deleted_products'] },
-  { name: HOME_SECTIONS_PROJECTION, tables: ['catalog.home_sections'] },
+  collectionsReadModel,
+  homeSectionsReadModel,
   bestSellersReadModel,
-  { name: HOMEPAGE_PROJECTION, tables: ['catalog.homepage'] },
+  homepageReadModel,
   stockHoldsReadModel,
 ];
 export const processManagers: readonly string[] = [];

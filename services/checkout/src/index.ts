@@ -25,19 +25,19 @@ export { CHECKOUT_ROUTES } from './routes.ts';
 import type { ProjectionRegistration } from '@shop/shared/bus/projection-read-model';
 import { paymentOrdersReadModel } from './payment/read-models/payment-orders-projection.ts';
 import { couponsReadModel } from './coupons/read-models/coupons/coupons-projection.ts';
-import { DELIVERY_SETTINGS_PROJECTION } from './delivery/read-models/delivery-settings/delivery-settings-projection.ts';
-import { ADDRESSES_PROJECTION } from './addresses/read-models/addresses/addresses-projection.ts';
-import { REFUNDS_PROJECTION } from './payment/read-models/refunds-projection.ts';
+import { deliverySettingsReadModel } from './delivery/read-models/delivery-settings/delivery-settings-projection.ts';
+import { addressesReadModel } from './addresses/read-models/addresses/addresses-projection.ts';
+import { refundsReadModel } from './payment/read-models/refunds-projection.ts';
 import { SETTLEMENT_CONSUMER } from './payment/settlement-consumer.ts';
 import { REFUNDING_CONSUMER } from './payment/refunds.ts';
 
 /** The checkout service's projections, for replay. */
 export const readModels: readonly ProjectionRegistration[] = [
-  { name: DELIVERY_SETTINGS_PROJECTION, tables: ['checkout.delivery_settings'] },
+  deliverySettingsReadModel,
   couponsReadModel,
-  { name: ADDRESSES_PROJECTION, tables: ['checkout.addresses'] },
+  addressesReadModel,
   paymentOrdersReadModel,
-  { name: REFUNDS_PROJECTION, tables: ['checkout.refunds'] },
+  refundsReadModel,
 ];
 /** Its process managers: not replayed (they act, settling payments and refunds, rather than keep a read model). */
 export const processManagers: readonly string[] = [SETTLEMENT_CONSUMER, REFUNDING_CONSUMER];

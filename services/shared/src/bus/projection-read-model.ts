@@ -135,7 +135,11 @@ export function defineReadModel<E extends TypedEvent, T extends Tables, Effect =
     const first = t.key[0]!;
     const { rows: found } = await tx.query<Record<string, unknown>>(
       `SELECT ${select} FROM ${t.table} WHERE "${first}" = ANY($1::text[]::${ct.get(first)!.sqlType}[])${
-        t.lookup ? ` OR lower("${t.lookup}") = ANY($2::text[])` : ''
+        !t.lookup
+          ? ''
+          : t.lookup.lower
+            ? ` OR lower("${t.lookup.column}") = ANY($2::text[])`
+            : ` OR "${t.lookup.column}" = ANY($2::text[]::${ct.get(t.lookup.column)!.sqlType}[])`
       }`,
       t.lookup ? [groups, lookups] : [groups],
     );

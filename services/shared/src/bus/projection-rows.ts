@@ -17,21 +17,21 @@ export interface TableDeclaration<C extends string = string> {
   /** The columns the read model fills (others take their defaults), the key's among them. */
   readonly columns: readonly C[];
   /**
-   * A column whose rows can be found by value, lower-cased (rowsWhere): live, they are loaded by
-   * `lower(column)`. Only for a one-column key.
+   * A column whose rows can be found by value (rowsWhere), compared lower-cased with `lower`: live, they
+   * are loaded by `column` (or `lower(column)`).
    */
-  readonly lookup?: C;
+  readonly lookup?: { readonly column: C; readonly lower?: boolean };
 }
 
 /** Declares a table of a read model. */
 export function table<C extends string>(
   name: string,
-  spec: { key: readonly C[]; columns: readonly C[]; lookup?: C },
+  spec: { key: readonly C[]; columns: readonly C[]; lookup?: { column: C; lower?: boolean } },
 ): TableDeclaration<C> {
   if (!/^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/.test(name)) throw new Error(`Bad table name ${name}: expected schema.table`);
   for (const k of spec.key) if (!spec.columns.includes(k)) throw new Error(`${name}: key column ${k} is not a column`);
-  if (spec.lookup && (spec.key.length !== 1 || !spec.columns.includes(spec.lookup)))
-    throw new Error(`${name}: a lookup needs a one-column key and one of the columns`);
+  if (spec.lookup && !spec.columns.includes(spec.lookup.column))
+    throw new Error(`${name}: the lookup column ${spec.lookup.column} is not a column`);
   return { table: name, key: spec.key, columns: spec.columns, ...(spec.lookup ? { lookup: spec.lookup } : {}) };
 }
 
@@ -67,7 +67,7 @@ export class RowTable<C extends string = string> {
   /** Keys (group, rest) of base rows deleted since the last reset: deleted before the rows are written. */
   private deletedFromBase = new Map<string, Set<string>>();
   private readonly width: number;
-  /** The lookup column's values (lower-cased) → the groups that held them (a superset: checked on read). */
+  /** The lookup column's values → the keys (group, rest) of rows that held them (a superset: checked on read). */
   private readonly byLookup = new Map<string, Set<string>>();
   /** Lookup values loaded (live). */
   private readonly lookupsLoaded = new Set<string>();
@@ -130,34 +130,43 @@ export class RowTable<C extends string = string> {
     return out;
   }
 
-  /** The rows whose lookup column, lower-cased, is `value` lower-cased (SQL: `lower(column) = lower(value)`). */
-  rowsWhere(value: string): Row<C>[] {
-    const column = this.declaration.lookup;
+  /** A lookup value as compared: lower-cased for a `lower` lookup. */
+  private lookupValue(v: unknown): string {
+    return this.declaration.lookup?.lower ? String(v).toLowerCase() : String(v);
+  }
+
+  /**
+   * UPDATE/DELETE ... WHERE lookup column = value (lower(column) = lower(value) for a `lower` lookup): the
+   * rows that match now.
+   */
+  rowsWhere(value: unknown): Row<C>[] {
+    const column = this.declaration.lookup?.column;
     if (!column) throw new Error(`${this.table} declares no lookup column`);
-    const wanted = value.toLowerCase();
+    const wanted = this.lookupValue(value);
     if (this.loaded !== null && !this.lookupsLoaded.has(wanted)) {
       this.lookupMisses.add(wanted);
       return [];
     }
     const out: Row<C>[] = [];
-    for (const group of this.byLookup.get(wanted) ?? []) {
-      const row = this.find(group, '');
-      if (row && typeof row[column] === 'string' && row[column].toLowerCase() === wanted) out.push(row);
+    for (const at of this.byLookup.get(wanted) ?? []) {
+      const i = at.indexOf(SEP);
+      const row = this.find(at.slice(0, i), at.slice(i + 1));
+      if (row && row[column] !== null && this.lookupValue(row[column]) === wanted) out.push(row);
     }
     return out;
   }
 
-  private indexLookup(group: string, row: Row<C> | null): void {
-    const column = this.declaration.lookup;
-    if (!column || !row || typeof row[column] !== 'string') return;
-    const v = row[column].toLowerCase();
-    let groups = this.byLookup.get(v);
-    if (!groups) this.byLookup.set(v, (groups = new Set()));
-    groups.add(group);
+  private indexLookup(group: string, rest: string, row: Row<C> | null): void {
+    const column = this.declaration.lookup?.column;
+    if (!column || !row || row[column] === null || row[column] === undefined) return;
+    const v = this.lookupValue(row[column]);
+    let keys = this.byLookup.get(v);
+    if (!keys) this.byLookup.set(v, (keys = new Set()));
+    keys.add(group + SEP + rest);
   }
 
   private set(group: string, rest: string, row: Record<C, unknown> | null): void {
-    this.indexLookup(group, row);
+    this.indexLookup(group, rest, row);
     let g = this.rows.get(group);
     if (!g) this.rows.set(group, (g = new Map()));
     g.set(rest, row);
@@ -204,8 +213,8 @@ export class RowTable<C extends string = string> {
       if (!(column in row)) throw new Error(`${this.table} has no column ${column} in its read model`);
       row[column] = changes[column];
     }
-    if (this.declaration.lookup && this.declaration.lookup in changes)
-      this.indexLookup(keyParts(key, this.width)[0], row);
+    if (this.declaration.lookup && this.declaration.lookup.column in changes)
+      this.indexLookup(...keyParts(key, this.width), row);
     return true;
   }
 
@@ -248,18 +257,18 @@ export class RowTable<C extends string = string> {
 
   /**
    * Holds the rows of groups loaded from Postgres (every row of each group given), or of lookup values
-   * (every row whose lookup column has one of them: each its own group).
+   * (every row whose lookup column has one of them; with a one-column key, each row is its own group).
    */
   load(groups: Iterable<string>, rows: Iterable<Row<C>>, lookups: Iterable<string> = []): void {
     for (const g of groups) this.loaded!.add(g);
     for (const v of lookups) this.lookupsLoaded.add(v);
     for (const row of rows) {
       const [g, r] = this.keyOf(row);
-      if (this.declaration.lookup) this.loaded!.add(g);
+      if (this.width === 1) this.loaded!.add(g);
       let m = this.base.get(g);
       if (!m) this.base.set(g, (m = new Map()));
       if (!m.has(r)) m.set(r, row);
-      this.indexLookup(g, row);
+      this.indexLookup(g, r, row);
     }
   }
 

@@ -8,7 +8,7 @@ const tables = {
   users: table('accounts.users', {
     key: ['id'],
     columns: ['id', 'name', 'email', 'phone', 'dob', 'gender', 'is_admin', 'password_hash', 'registered_at', 'updated_at'],
-    lookup: 'email',
+    lookup: { column: 'email', lower: true },
   }),
 };
 
