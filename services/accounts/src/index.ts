@@ -2,10 +2,7 @@ import type { ServiceContext, ServiceModule } from '@shop/shared/runtime/service
 import { Accounts } from './accounts.ts';
 import { accountsRouter } from './api.ts';
 import { USERS_PROJECTION, usersProjection } from './read-models/users/users-projection.ts';
-import {
-  TESTIMONIALS_PROJECTION,
-  testimonialsProjection,
-} from './read-models/testimonials/testimonials-projection.ts';
+import { TESTIMONIALS_PROJECTION, testimonialsProjection } from './read-models/testimonials/testimonials-projection.ts';
 import { seedDemoTestimonials } from './seed/seed-testimonials.ts';
 import { Testimonials } from './testimonials.ts';
 import { testimonialsRouter } from './testimonials-api.ts';
@@ -20,10 +17,7 @@ import { usersReadModel } from './read-models/users/users-projection.ts';
 import { testimonialsReadModel } from './read-models/testimonials/testimonials-projection.ts';
 
 /** The accounts service's projections, for replay (every one of its consumers). */
-export const readModels: readonly ProjectionRegistration[] = [
-  usersReadModel,
-  testimonialsReadModel,
-];
+export const readModels: readonly ProjectionRegistration[] = [usersReadModel, testimonialsReadModel];
 export const processManagers: readonly string[] = [];
 
 /**

@@ -28,7 +28,8 @@ export function table<C extends string>(
   name: string,
   spec: { key: readonly C[]; columns: readonly C[]; lookup?: { column: C; lower?: boolean } },
 ): TableDeclaration<C> {
-  if (!/^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/.test(name)) throw new Error(`Bad table name ${name}: expected schema.table`);
+  if (!/^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/.test(name))
+    throw new Error(`Bad table name ${name}: expected schema.table`);
   for (const k of spec.key) if (!spec.columns.includes(k)) throw new Error(`${name}: key column ${k} is not a column`);
   if (spec.lookup && !spec.columns.includes(spec.lookup.column))
     throw new Error(`${name}: the lookup column ${spec.lookup.column} is not a column`);

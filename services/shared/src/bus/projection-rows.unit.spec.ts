@@ -50,7 +50,10 @@ describe('RowTable in memory (replay)', () => {
   });
 
   it('finds rows by a lookup column, lower-cased, as they are now', () => {
-    const users = new RowTable(table('accounts.users', { key: ['id'], columns: ['id', 'email'], lookup: { column: 'email', lower: true } }), 'memory');
+    const users = new RowTable(
+      table('accounts.users', { key: ['id'], columns: ['id', 'email'], lookup: { column: 'email', lower: true } }),
+      'memory',
+    );
     users.insert({ id: 'u1', email: 'Asha@Example.in' });
     expect(users.rowsWhere('asha@example.in').map((r) => r.id)).toEqual(['u1']);
     users.update('u1', { email: 'new@example.in' });

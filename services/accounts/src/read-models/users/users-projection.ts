@@ -7,7 +7,18 @@ export const USERS_PROJECTION = 'accounts.users';
 const tables = {
   users: table('accounts.users', {
     key: ['id'],
-    columns: ['id', 'name', 'email', 'phone', 'dob', 'gender', 'is_admin', 'password_hash', 'registered_at', 'updated_at'],
+    columns: [
+      'id',
+      'name',
+      'email',
+      'phone',
+      'dob',
+      'gender',
+      'is_admin',
+      'password_hash',
+      'registered_at',
+      'updated_at',
+    ],
     lookup: { column: 'email', lower: true },
   }),
 };

@@ -55,7 +55,10 @@ export const homeSectionsReadModel = defineReadModel<HomeSectionEvent, typeof ta
     },
     HomeSectionChanged({ sectionId, changedAt, ...changes }, { sections }) {
       const { columns, values } = changedColumns(changes, DETAIL_COLUMNS);
-      sections.update(sectionId, { ...Object.fromEntries(columns.map((c, i) => [c, values[i]])), updated_at: changedAt });
+      sections.update(sectionId, {
+        ...Object.fromEntries(columns.map((c, i) => [c, values[i]])),
+        updated_at: changedAt,
+      });
     },
     HomeSectionDeleted(d, { sections }) {
       sections.delete(d.sectionId);

@@ -52,9 +52,9 @@ describe('catalog.products read model', () => {
       type,
       data: { productId: 'p1', size: 'M', quantity: 2, reservationId: 'r1', at: '2026-01-05T00:00:00.000Z' },
     });
-    expect(given(created, level('M', 3, '2026-01-02T00:00:00.000Z'), move('StockReserved'))['catalog.products']).toMatchObject([
-      { quantity: 1 },
-    ]);
+    expect(
+      given(created, level('M', 3, '2026-01-02T00:00:00.000Z'), move('StockReserved'))['catalog.products'],
+    ).toMatchObject([{ quantity: 1 }]);
     expect(
       given(created, level('M', 3, '2026-01-02T00:00:00.000Z'), move('StockReserved'), move('StockReleased'))[
         'catalog.products'

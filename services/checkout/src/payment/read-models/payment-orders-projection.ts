@@ -62,7 +62,11 @@ export const paymentOrdersReadModel = defineReadModel<PaymentEvent, typeof table
       orders.update(d.razorpayOrderId, { reservation_id: d.reservationId, updated_at: d.revivedAt });
     },
     PaymentVerified(d, { orders }) {
-      orders.update(d.razorpayOrderId, { status: 'verified', payment_id: d.razorpayPaymentId, updated_at: d.verifiedAt });
+      orders.update(d.razorpayOrderId, {
+        status: 'verified',
+        payment_id: d.razorpayPaymentId,
+        updated_at: d.verifiedAt,
+      });
     },
     PaymentOrderExpired(d, { orders }) {
       orders.update(d.razorpayOrderId, { status: 'expired', updated_at: d.expiredAt });

@@ -88,53 +88,61 @@ function setLevel(rows: Rows, productId: string, size: string | null, level: { t
  * and counted once the product comes, and a deleted product stays as a tombstone that ignores later stock,
  * so every order of delivery ends in the same rows.
  */
-export const catalogFiguresReadModel = defineReadModel<UncheckedEvents<CatalogFact['type']>, typeof tables, FigureChanged>(
-  {
-    name: CATALOG_FIGURES_PROJECTION,
-    schema: 'orders',
-    sources: ['catalog'],
-    tables,
-    evolve: {
-      ProductCreated(data, rows) {
-        const d = ProductCreated.parse(data);
-        const inserted = rows.products.insert({ product_id: d.productId, size_labels: d.sizeLabels, units: 0, deleted: false });
-        refreshUnits(rows, d.productId);
-        return inserted ? FIGURE_CHANGED : undefined;
-      },
-      ProductDetailsChanged(data, rows) {
-        const d = ProductDetailsChanged.parse(data);
-        if (d.sizeLabels === undefined) return;
-        if (!tombstoned(rows, d.productId)) rows.products.update(d.productId, { size_labels: d.sizeLabels });
-        return refreshUnits(rows, d.productId);
-      },
-      ProductDeleted(data, rows) {
-        const { productId } = ProductDeleted.parse(data);
-        const product = rows.products.get(productId);
-        let tombstoned = false;
-        if (!product) tombstoned = rows.products.insert({ product_id: productId, size_labels: [], units: 0, deleted: true });
-        else if (product.deleted !== true) tombstoned = rows.products.update(productId, { deleted: true, units: 0 });
-        rows.levels.deleteRowsOf(productId);
-        return tombstoned ? FIGURE_CHANGED : undefined;
-      },
-      StockLevelSet(data, rows) {
-        const d = StockLevelSet.parse(data);
-        setLevel(rows, d.productId, d.size, { to: d.available });
-        return refreshUnits(rows, d.productId);
-      },
-      // Held units are not for sale; released ones are again.
-      StockReserved(data, rows) {
-        const d = StockMoved.parse(data);
-        setLevel(rows, d.productId, d.size, { by: -d.quantity });
-        return refreshUnits(rows, d.productId);
-      },
-      StockReleased(data, rows) {
-        const d = StockMoved.parse(data);
-        setLevel(rows, d.productId, d.size, { by: d.quantity });
-        return refreshUnits(rows, d.productId);
-      },
+export const catalogFiguresReadModel = defineReadModel<
+  UncheckedEvents<CatalogFact['type']>,
+  typeof tables,
+  FigureChanged
+>({
+  name: CATALOG_FIGURES_PROJECTION,
+  schema: 'orders',
+  sources: ['catalog'],
+  tables,
+  evolve: {
+    ProductCreated(data, rows) {
+      const d = ProductCreated.parse(data);
+      const inserted = rows.products.insert({
+        product_id: d.productId,
+        size_labels: d.sizeLabels,
+        units: 0,
+        deleted: false,
+      });
+      refreshUnits(rows, d.productId);
+      return inserted ? FIGURE_CHANGED : undefined;
+    },
+    ProductDetailsChanged(data, rows) {
+      const d = ProductDetailsChanged.parse(data);
+      if (d.sizeLabels === undefined) return;
+      if (!tombstoned(rows, d.productId)) rows.products.update(d.productId, { size_labels: d.sizeLabels });
+      return refreshUnits(rows, d.productId);
+    },
+    ProductDeleted(data, rows) {
+      const { productId } = ProductDeleted.parse(data);
+      const product = rows.products.get(productId);
+      let tombstoned = false;
+      if (!product)
+        tombstoned = rows.products.insert({ product_id: productId, size_labels: [], units: 0, deleted: true });
+      else if (product.deleted !== true) tombstoned = rows.products.update(productId, { deleted: true, units: 0 });
+      rows.levels.deleteRowsOf(productId);
+      return tombstoned ? FIGURE_CHANGED : undefined;
+    },
+    StockLevelSet(data, rows) {
+      const d = StockLevelSet.parse(data);
+      setLevel(rows, d.productId, d.size, { to: d.available });
+      return refreshUnits(rows, d.productId);
+    },
+    // Held units are not for sale; released ones are again.
+    StockReserved(data, rows) {
+      const d = StockMoved.parse(data);
+      setLevel(rows, d.productId, d.size, { by: -d.quantity });
+      return refreshUnits(rows, d.productId);
+    },
+    StockReleased(data, rows) {
+      const d = StockMoved.parse(data);
+      setLevel(rows, d.productId, d.size, { by: d.quantity });
+      return refreshUnits(rows, d.productId);
     },
   },
-);
+});
 
 /** The dashboard's catalog figures, live: each commit that moved a figure is announced. */
 export function catalogFiguresProjection(pubsub: PubSub): EventConsumer<FigureChanged> {

@@ -1,8 +1,4 @@
-import {
-  defineReadModel,
-  readModelConsumer,
-  type ReadModelConsumer,
-} from '@shop/shared/bus/projection-read-model';
+import { defineReadModel, readModelConsumer, type ReadModelConsumer } from '@shop/shared/bus/projection-read-model';
 import { table } from '@shop/shared/bus/projection-rows';
 import { greatestTime } from '@shop/shared/replay/fold';
 import type { PubSub } from '@shop/shared/cache/types';
@@ -62,7 +58,10 @@ export const ORDERS_PROJECTION = 'orders.orders';
 const tables = {
   orders: table('orders.orders', { key: ['order_number'], columns: ORDER_COLUMNS }),
   /** The one row of orders.order_totals (id true). */
-  totals: table('orders.order_totals', { key: ['id'], columns: ['id', 'orders_placed', 'revenue_paise', 'updated_at'] }),
+  totals: table('orders.order_totals', {
+    key: ['id'],
+    columns: ['id', 'orders_placed', 'revenue_paise', 'updated_at'],
+  }),
   revenue: table('orders.order_revenue', {
     key: ['order_number'],
     columns: ['order_number', 'placed_on', 'total_paise'],
