@@ -78,7 +78,7 @@ interface ColumnType {
 
 type Runner = (data: unknown, rows: Record<string, RowTable>, event: RecordedEvent) => unknown;
 
-/** Declares a read model; `E` is the union of the events it reads, as for defineProjection. */
+/** Declares a read model; `E` is the union of the events it reads, `{ type: 'X'; data: ... }` each (a function for a type not in `E` does not compile). */
 export function defineReadModel<E extends TypedEvent, T extends Tables, Effect = unknown>(
   definition: ReadModelDefinition<E, T, Effect>,
 ): ReadModel<Effect> {
@@ -248,7 +248,7 @@ export function readModelConsumer<Effect>(
 
 /**
  * A projection as its service registers it (its package index exports `readModels`): what `npm run replay`
- * rebuilds. A read model is one; a projection still on defineProjection gives its name and tables, and is
- * replayed through its handle().
+ * rebuilds: a read model, or (any other projection) its name and tables, replayed through its consumer's
+ * handle().
  */
 export type ProjectionRegistration = Pick<ReadModel, 'name' | 'tables'> & { fold?: () => ReplayFold };
