@@ -6,8 +6,8 @@
  *   npm run replay -- catalog.products orders.orders
  *   npm run replay -- --all --verify              exit 1 naming projection, table and differing keys
  *   options: --batch <events per transaction, 5000>  --concurrency <projections at once, 2>  --json
- *            --no-fold (every event through the projection's handle(), not the in-memory folds)
- *            --fold-batch <events per read of the folds' shared reader, 50000>
+ *            --no-fold (every event through the live consumer, not the read models run in memory)
+ *            --fold-batch <events per read of the in-memory runs' shared reader, 50000>
  *
  * Safe while the shop runs: the swap happens under the consumer's checkpoint lock and moves the checkpoint
  * to where the shadow stopped, so the live consumer carries on from there (services/shared/src/replay).
@@ -23,11 +23,23 @@ import {
 import type { EventConsumer } from '../services/shared/src/bus/types.ts';
 import { runCli } from './lib/run-cli.ts';
 import { openShopTools } from './lib/shop-tools.ts';
-import { PROCESS_MANAGERS, PROJECTION_FOLDS, PROJECTION_TABLES } from './lib/projection-tables.ts';
+import * as accounts from '@shop/accounts';
+import * as catalog from '@shop/catalog';
+import * as checkout from '@shop/checkout';
+import * as order from '@shop/order';
+
+/**
+ * The shop's projections as each service registers them beside themselves (its package index's
+ * `readModels`), and its process managers, which are not replayed: they act (append events, commit stock)
+ * rather than keep a read model, and replaying them would act again.
+ */
+const SERVICES = [accounts, catalog, checkout, order];
+export const PROJECTIONS = new Map(SERVICES.flatMap((s) => s.readModels).map((p) => [p.name, p]));
+export const PROCESS_MANAGERS: readonly string[] = SERVICES.flatMap((s) => s.processManagers);
 
 const USAGE =
   'usage: npm run replay -- [NAME ... | --all] [--verify] [--batch N] [--concurrency N] [--no-fold] [--fold-batch N] [--json]\n' +
-  `projections: ${Object.keys(PROJECTION_TABLES).join(', ')}`;
+  `projections: ${[...PROJECTIONS.keys()].join(', ')}`;
 
 /** The replay targets among the shop's consumers; throws naming an unknown or unreplayable name. */
 export function selectTargets(
@@ -35,12 +47,12 @@ export function selectTargets(
   names: string[] | 'all',
   folds = true,
 ): ReplayTarget[] {
-  const unlisted = consumers.filter((c) => !PROJECTION_TABLES[c.name] && !PROCESS_MANAGERS.includes(c.name));
+  const unlisted = consumers.filter((c) => !PROJECTIONS.has(c.name) && !PROCESS_MANAGERS.includes(c.name));
   if (unlisted.length)
     throw new Error(
-      `Consumers without declared tables (scripts/lib/projection-tables.ts): ${unlisted.map((c) => c.name).join(', ')}`,
+      `Consumers that no service registers (its package index's readModels or processManagers): ${unlisted.map((c) => c.name).join(', ')}`,
     );
-  const projections = consumers.filter((c) => PROJECTION_TABLES[c.name]);
+  const projections = consumers.filter((c) => PROJECTIONS.has(c.name));
   const chosen =
     names === 'all'
       ? projections
@@ -51,8 +63,9 @@ export function selectTargets(
           return c;
         });
   return chosen.map((consumer) => {
-    const fold = folds ? PROJECTION_FOLDS[consumer.name] : undefined;
-    return { consumer, tables: PROJECTION_TABLES[consumer.name]!, ...(fold ? { fold } : {}) };
+    const registered = PROJECTIONS.get(consumer.name)!;
+    const fold = folds ? registered.fold?.bind(registered) : undefined;
+    return { consumer, tables: registered.tables, ...(fold ? { fold } : {}) };
   });
 }
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableChecksums } from '../../services/shared/src/replay/projection-replay.ts';
-import { PROJECTION_TABLES } from '../../scripts/lib/projection-tables.ts';
+import { PROJECTIONS } from '../../scripts/replay.ts';
 import { buyThroughSandbox } from '@shop/test-support/purchase';
 import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import { waitUntil } from '@shop/test-support/wait-until';
 import { runScript } from './run-script.ts';
 
-const TABLES = Object.values(PROJECTION_TABLES).flat();
+const TABLES = [...PROJECTIONS.values()].flatMap((p) => p.tables);
 const SCHEMAS = ['accounts', 'catalog', 'checkout', 'orders'];
 
 let shop: TestShop;
@@ -136,7 +136,7 @@ describe('npm run replay', () => {
 
     const replay = await runScript('replay', ['--all'], env);
     expect(replay.code, replay.stderr + replay.stdout).toBe(0);
-    for (const name of Object.keys(PROJECTION_TABLES)) expect(replay.stdout).toContain(`${name}: `);
+    for (const name of PROJECTIONS.keys()) expect(replay.stdout).toContain(`${name}: `);
     for (const [table, sum] of Object.entries(before))
       expect(replay.stdout).toMatch(new RegExp(`  ${table.replace('.', '\\.')}: [\\d,]+ rows, checksum ${sum}\\n`));
     expect(replay.stderr).toMatch(/replay: done {2}[\d,]+\/[\d,]+ events/); // not a terminal: progress lines

@@ -21,6 +21,13 @@ export type { EmailEvent, UserEvent } from './user/events.ts';
 export { usersProjection } from './read-models/users/users-projection.ts';
 export { accountsHistory } from './history/accounts-history.ts';
 export { accountsUserDirectory } from './user/user-directory.ts';
+import type { ProjectionRegistration } from '@shop/shared/bus/projection-read-model';
+import { usersReadModel } from './read-models/users/users-projection.ts';
+import { testimonialsReadModel } from './read-models/testimonials/testimonials-projection.ts';
+
+/** The accounts service's projections, for replay (every one of its consumers). */
+export const readModels: readonly ProjectionRegistration[] = [usersReadModel, testimonialsReadModel];
+export const processManagers: readonly string[] = [];
 
 /**
  * Accounts service: registration, login, profile, admin users list, testimonials; ensures the configured admin.

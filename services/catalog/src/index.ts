@@ -42,6 +42,24 @@ export const CATALOG_ROUTES: RouteSpec[] = [
   ...INVENTORY_ROUTES,
   ...CATALOG_HISTORY_ROUTES,
 ];
+import type { ProjectionRegistration } from '@shop/shared/bus/projection-read-model';
+import { productsReadModel } from './read-models/products/products-projection.ts';
+import { bestSellersReadModel } from './read-models/best-sellers/best-sellers-projection.ts';
+import { stockHoldsReadModel } from './read-models/stock-holds/stock-holds-projection.ts';
+import { collectionsReadModel } from './read-models/collections/collections-projection.ts';
+import { homeSectionsReadModel } from './read-models/home-sections/home-sections-projection.ts';
+import { homepageReadModel } from './read-models/homepage/homepage-projection.ts';
+
+/** The catalog's projections, for replay (every one of its consumers: it has no process manager). */
+export const readModels: readonly ProjectionRegistration[] = [
+  productsReadModel,
+  collectionsReadModel,
+  homeSectionsReadModel,
+  bestSellersReadModel,
+  homepageReadModel,
+  stockHoldsReadModel,
+];
+export const processManagers: readonly string[] = [];
 
 export { productsProjection, PRODUCTS_PROJECTION } from './read-models/products/products-projection.ts';
 export { Inventory } from './inventory/inventory.ts';

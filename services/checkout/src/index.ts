@@ -38,6 +38,25 @@ export const CHECKOUT_ROUTES: RouteSpec[] = [
   ...CHECKOUT_HISTORY_ROUTES,
 ];
 export { checkoutHistory } from './history/checkout-history.ts';
+import type { ProjectionRegistration } from '@shop/shared/bus/projection-read-model';
+import { paymentOrdersReadModel } from './payment/read-models/payment-orders-projection.ts';
+import { couponsReadModel } from './coupons/read-models/coupons/coupons-projection.ts';
+import { deliverySettingsReadModel } from './delivery/read-models/delivery-settings/delivery-settings-projection.ts';
+import { addressesReadModel } from './addresses/read-models/addresses/addresses-projection.ts';
+import { refundsReadModel } from './refunds/read-models/refunds-projection.ts';
+import { SETTLEMENT_CONSUMER } from './settlement/settlement-consumer.ts';
+import { REFUNDING_CONSUMER } from './refunds/refunds.ts';
+
+/** The checkout service's projections, for replay. */
+export const readModels: readonly ProjectionRegistration[] = [
+  deliverySettingsReadModel,
+  couponsReadModel,
+  addressesReadModel,
+  paymentOrdersReadModel,
+  refundsReadModel,
+];
+/** Its process managers: not replayed (they act, settling payments and refunds, rather than keep a read model). */
+export const processManagers: readonly string[] = [SETTLEMENT_CONSUMER, REFUNDING_CONSUMER];
 
 export { paymentSettings, SANDBOX_PATH, type PaymentSettings } from './payment/provider-settings.ts';
 export type { CouponEvent } from './coupons/coupon/events.ts';

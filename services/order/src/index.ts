@@ -17,6 +17,20 @@ import { catalogFiguresProjection } from './read-models/dashboard/catalog-figure
 
 /** Every route the order service mounts (/internal/orders/* only in its own process). */
 export const ORDER_ROUTES: RouteSpec[] = [...ORDERS_API_ROUTES, ...CONFIRMATION_ROUTES, ...ORDER_PLACEMENT_ROUTES];
+import type { ProjectionRegistration } from '@shop/shared/bus/projection-read-model';
+import { ordersReadModel } from './read-models/orders/orders-projection.ts';
+import { accountsFiguresReadModel } from './read-models/dashboard/accounts-figures-projection.ts';
+import { catalogFiguresReadModel } from './read-models/dashboard/catalog-figures-projection.ts';
+import { ORDER_PLACEMENT_CONSUMER } from './placement/order-placement.ts';
+
+/** The order service's projections, for replay. */
+export const readModels: readonly ProjectionRegistration[] = [
+  ordersReadModel,
+  catalogFiguresReadModel,
+  accountsFiguresReadModel,
+];
+/** Its process managers: not replayed (they act, appending events, rather than keep a read model). */
+export const processManagers: readonly string[] = [ORDER_PLACEMENT_CONSUMER];
 
 export { DELIVERY_STATUSES, orderStreamId, type DeliveryStatus, type OrderEvent } from './order/events.ts';
 export { findOrderNumberByPayment, ORDER_PLACEMENT_CONSUMER, orderPlacement } from './placement/order-placement.ts';

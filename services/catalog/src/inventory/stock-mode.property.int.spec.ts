@@ -4,7 +4,6 @@ import type { ReserveLine } from '@shop/shared/contracts/inventory';
 import { createRng } from '@shop/test-support/prng';
 import { findProduct } from '../read-models/products/products-queries.ts';
 import { replayProjections } from '@shop/shared/replay/projection-replay';
-import { PROJECTION_FOLDS, PROJECTION_TABLES } from '../../../../scripts/lib/projection-tables.ts';
 import { PRODUCTS_PROJECTION, productsProjection } from '../read-models/products/products-projection.ts';
 import { stockHoldsProjection } from '../read-models/stock-holds/stock-holds-projection.ts';
 import { startCatalogTestHost, type CatalogTestHost } from '../testing/catalog-test-host.ts';
@@ -254,8 +253,8 @@ describe('stock property: changes of stock mode while checkouts hold units', () 
         verify: true,
         targets: [productsProjection(), stockHoldsProjection].map((consumer) => ({
           consumer,
-          tables: PROJECTION_TABLES[consumer.name]!,
-          ...(folds ? { fold: PROJECTION_FOLDS[consumer.name]! } : {}),
+          tables: consumer.readModel.tables,
+          ...(folds ? { fold: () => consumer.readModel.fold() } : {}),
         })),
       });
       expect(

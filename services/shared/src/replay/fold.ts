@@ -1,15 +1,15 @@
 import type { PoolClient } from 'pg';
-import { handlersByType, type EventHandlers, type TypedEvent } from '../bus/projection.ts';
 import type { RecordedEvent } from '../eventstore/types.ts';
 
 /**
- * The fast replay path: a projection's pure in-memory fold. It applies the projection's events to rows held
- * in memory exactly as the projection's handle() would write them, and answers those rows, which the replay
- * writes into the shadow tables with COPY ... FROM STDIN. A fold must give byte-identical rows (the
- * replay's checksums), which tests/ops/replay-fold.int.spec.ts proves against the generic path.
+ * The fast replay path: a read model run in memory (projection-read-model.ts, fold()). It applies the read
+ * model's events to rows held in memory with the same evolve that runs live, and answers those rows, which
+ * the replay writes into the shadow tables with COPY ... FROM STDIN, as text in the form node-postgres
+ * sends a parameter (the live runtime writes the same text), so the rows are byte-identical
+ * (tests/ops/replay-live.int.spec.ts).
  */
 
-/** One table's rows as a fold holds them. */
+/** One table's rows as an in-memory run holds them. */
 export interface FoldedTable {
   /** The live table, schema-qualified (`catalog.products`), one of the projection's declared tables. */
   table: string;
@@ -31,40 +31,8 @@ export interface ReplayFold {
 
 export type ReplayFoldFactory = () => ReplayFold;
 
-/** What a fold holds in memory for one of its tables (KeyedRows, StockLevels). */
-export interface FoldedState {
-  folded(): FoldedTable;
-}
-
-/** A replay fold as declared: what each event type does to the rows it holds, and those tables. */
-export interface ReplayFoldDefinition<E extends TypedEvent> {
-  /**
-   * What each event type does to the rows held, as the projection's handler of that type does to its tables,
-   * given the event's data and the whole recorded event. Types without a handler are passed over.
-   */
-  on: EventHandlers<E, [event: RecordedEvent], void>;
-  /** The tables it holds: every table the projection declares, in any order. */
-  tables: readonly FoldedState[];
-}
-
-/**
- * Declares a replay fold (call it in the fold's factory, over the tables that factory creates): apply()
- * gives each event's data, typed by its type, to the handler of that type, and tables() answers the tables'
- * rows. `E` is the union of the events it folds, as for defineProjection.
- */
-export function defineReplayFold<E extends TypedEvent>(definition: ReplayFoldDefinition<E>): ReplayFold {
-  const { on, tables } = definition;
-  const handlers = handlersByType<[event: RecordedEvent], void>(on);
-  return {
-    apply(event) {
-      handlers.get(event.type)?.(event.data, event);
-    },
-    tables: () => tables.map((t) => t.folded()),
-  };
-}
-
 /** A value in Postgres text input form, as node-postgres would send it (null for NULL). */
-function text(v: unknown): string | null {
+export function copyText(v: unknown): string | null {
   if (v === null || v === undefined) return null;
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
@@ -78,7 +46,7 @@ function arrayLiteral(a: readonly unknown[]): string {
   const parts = a.map((e) => {
     if (e === null || e === undefined) return 'NULL';
     if (Array.isArray(e)) return arrayLiteral(e);
-    const s = text(e)!;
+    const s = copyText(e)!;
     return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   });
   return `{${parts.join(',')}}`;
@@ -86,7 +54,7 @@ function arrayLiteral(a: readonly unknown[]): string {
 
 /** A value in COPY's text format: \N for NULL, backslash, newline, carriage return and tab escaped. */
 function copyField(v: unknown): string {
-  const t = text(v);
+  const t = copyText(v);
   if (t === null) return '\\N';
   return /[\\\n\r\t]/.test(t) ? t.replace(/[\\\n\r\t]/g, (c) => COPY_ESCAPES[c]!) : t;
 }

@@ -1,30 +1,42 @@
-import { defineProjection } from '@shop/shared/bus/projection';
+import { defineReadModel, readModelConsumer } from '@shop/shared/bus/projection-read-model';
+import { table } from '@shop/shared/bus/projection-rows';
 import type { TestimonialEvent } from '../../testimonial/events.ts';
 
 export const TESTIMONIALS_PROJECTION = 'accounts.testimonials';
 
+const tables = {
+  testimonials: table('accounts.testimonials', {
+    key: ['id'],
+    columns: ['id', 'user_id', 'rating', 'text', 'status', 'created_at', 'submitted_position', 'updated_at'],
+  }),
+};
+
 /** accounts.testimonials: one row per review not deleted, with its moderation status. */
-export const testimonialsProjection = defineProjection<TestimonialEvent>({
+export const testimonialsReadModel = defineReadModel<TestimonialEvent, typeof tables>({
   name: TESTIMONIALS_PROJECTION,
   schema: 'accounts',
   sources: ['accounts'],
-  on: {
-    async TestimonialSubmitted(d, tx, event) {
-      await tx.query(
-        `INSERT INTO accounts.testimonials (id, user_id, rating, text, status, created_at, submitted_position, updated_at)
-         VALUES ($1, $2, $3, $4, 'pending', $5, $6, $5) ON CONFLICT (id) DO NOTHING`,
-        [d.testimonialId, d.userId, d.rating, d.text, d.submittedAt, event.globalPosition.toString()],
-      );
+  tables,
+  evolve: {
+    TestimonialSubmitted(d, { testimonials }, event) {
+      testimonials.insert({
+        id: d.testimonialId,
+        user_id: d.userId,
+        rating: d.rating,
+        text: d.text,
+        status: 'pending',
+        created_at: d.submittedAt,
+        submitted_position: event.globalPosition.toString(),
+        updated_at: d.submittedAt,
+      });
     },
-    async TestimonialModerated(d, tx) {
-      await tx.query(`UPDATE accounts.testimonials SET status = $2, updated_at = $3 WHERE id = $1`, [
-        d.testimonialId,
-        d.to,
-        d.at,
-      ]);
+    TestimonialModerated(d, { testimonials }) {
+      testimonials.update(d.testimonialId, { status: d.to, updated_at: d.at });
     },
-    async TestimonialDeleted(d, tx) {
-      await tx.query(`DELETE FROM accounts.testimonials WHERE id = $1`, [d.testimonialId]);
+    TestimonialDeleted(d, { testimonials }) {
+      testimonials.delete(d.testimonialId);
     },
   },
 });
+
+export const testimonialsProjection = readModelConsumer(testimonialsReadModel);

@@ -1,30 +1,33 @@
 import { z } from 'zod';
-import { defineProjection, type UncheckedEvents } from '@shop/shared/bus/projection';
+import { type UncheckedEvents } from '@shop/shared/bus/projection';
+import { defineReadModel, readModelConsumer } from '@shop/shared/bus/projection-read-model';
+import { table } from '@shop/shared/bus/projection-rows';
 import type { EventConsumer } from '@shop/shared/bus/types';
 
 export const BEST_SELLERS_PROJECTION = 'catalog.best_sellers';
 
 const StockCommitted = z.object({ productId: z.string().min(1), quantity: z.number().int().min(0) });
 
+const tables = { sold: table('catalog.best_sellers', { key: ['product_id'], columns: ['product_id', 'units_sold'] }) };
+
 /**
  * catalog.best_sellers: units sold per product, all sizes together, from StockCommitted (a paid hold). Each
  * sale is one event the bus applies once, and a sum does not depend on the order in which the stock streams
  * arrive. The list query joins catalog.products, so deleted products drop out there.
  */
-export function bestSellersProjection(): EventConsumer {
-  return defineProjection<UncheckedEvents<'StockCommitted'>>({
-    name: BEST_SELLERS_PROJECTION,
-    schema: 'catalog',
-    sources: ['catalog'],
-    on: {
-      async StockCommitted(data, tx) {
-        const { productId, quantity } = StockCommitted.parse(data);
-        await tx.query(
-          `INSERT INTO catalog.best_sellers AS b (product_id, units_sold) VALUES ($1, $2)
-           ON CONFLICT (product_id) DO UPDATE SET units_sold = b.units_sold + EXCLUDED.units_sold`,
-          [productId, quantity],
-        );
-      },
+export const bestSellersReadModel = defineReadModel<UncheckedEvents<'StockCommitted'>, typeof tables>({
+  name: BEST_SELLERS_PROJECTION,
+  schema: 'catalog',
+  sources: ['catalog'],
+  tables,
+  evolve: {
+    StockCommitted(data, { sold }) {
+      const { productId, quantity } = StockCommitted.parse(data);
+      if (!sold.add(productId, 'units_sold', quantity)) sold.insert({ product_id: productId, units_sold: quantity });
     },
-  });
+  },
+});
+
+export function bestSellersProjection(): EventConsumer {
+  return readModelConsumer(bestSellersReadModel);
 }

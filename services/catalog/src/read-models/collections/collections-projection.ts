@@ -1,72 +1,86 @@
-import { changedDetailsUpdate, defineProjection } from '@shop/shared/bus/projection';
+import { changedColumns } from '@shop/shared/bus/projection';
+import { defineReadModel, readModelConsumer, type RowsOf } from '@shop/shared/bus/projection-read-model';
+import { table } from '@shop/shared/bus/projection-rows';
 import type { EventConsumer } from '@shop/shared/bus/types';
+import { greatestTime } from '@shop/shared/replay/fold';
 import type { CollectionEvent } from '../../collection/events.ts';
 import type { ProductDeleted } from '../../product/events.ts';
 
 export const COLLECTIONS_PROJECTION = 'catalog.collections';
 
 /** CollectionDetailsChanged: its fields' columns. */
-const updateDetails = changedDetailsUpdate('catalog.collections', {
-  name: 'name',
-  description: 'description',
-  image: 'image',
-});
+const DETAIL_COLUMNS: Record<string, string> = { name: 'name', description: 'description', image: 'image' };
+
+const tables = {
+  collections: table('catalog.collections', {
+    key: ['id'],
+    columns: ['id', 'name', 'description', 'image', 'created_at', 'updated_at'],
+  }),
+  members: table('catalog.collection_products', {
+    key: ['collection_id', 'product_id'],
+    columns: ['collection_id', 'product_id', 'position'],
+    lookup: { column: 'product_id' },
+  }),
+  deleted: table('catalog.collection_deleted_products', { key: ['product_id'], columns: ['product_id'] }),
+};
 
 /** A change of the collection's products moves its updated_at forward, never back. */
-const touchCollection = (tx: Parameters<EventConsumer['handle']>[1], collectionId: string, at: string) =>
-  tx.query(`UPDATE catalog.collections SET updated_at = greatest(updated_at, $2) WHERE id = $1`, [collectionId, at]);
+function touchCollection({ collections }: RowsOf<typeof tables>, collectionId: string, at: string): void {
+  const row = collections.get(collectionId);
+  if (row) collections.update(collectionId, { updated_at: greatestTime(row.updated_at as string, at) });
+}
 
 /**
  * catalog.collections and catalog.collection_products: the collections reads. Product names and listing
  * are joined in at query time, so this projection never depends on the products projection having seen
  * a product first (in Kafka mode streams arrive in any order relative to each other).
  */
-export function collectionsProjection(): EventConsumer {
-  return defineProjection<CollectionEvent | ProductDeleted>({
-    name: COLLECTIONS_PROJECTION,
-    schema: 'catalog',
-    sources: ['catalog'],
-    on: {
-      async CollectionCreated(d, tx) {
-        await tx.query(
-          `INSERT INTO catalog.collections (id, name, description, image, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (id) DO NOTHING`,
-          [d.collectionId, d.name, d.description, d.image, d.createdAt],
-        );
-      },
-      async CollectionDetailsChanged({ collectionId, changedAt, ...changes }, tx) {
-        await updateDetails(tx, collectionId, changedAt, changes);
-      },
-      async CollectionDeleted(d, tx) {
-        await tx.query(`DELETE FROM catalog.collection_products WHERE collection_id = $1`, [d.collectionId]);
-        await tx.query(`DELETE FROM catalog.collections WHERE id = $1`, [d.collectionId]);
-      },
-      async ProductAddedToCollection(d, tx, event) {
-        // The stream version orders a collection's products as the admin added them. A product already
-        // deleted (its event seen first) stays out.
-        await tx.query(
-          `INSERT INTO catalog.collection_products (collection_id, product_id, position)
-           SELECT $1, $2, $3 WHERE NOT EXISTS (SELECT 1 FROM catalog.collection_deleted_products WHERE product_id = $2)
-           ON CONFLICT (collection_id, product_id) DO NOTHING`,
-          [d.collectionId, d.productId, event.streamVersion],
-        );
-        await touchCollection(tx, d.collectionId, d.at);
-      },
-      async ProductRemovedFromCollection(d, tx) {
-        await tx.query(`DELETE FROM catalog.collection_products WHERE collection_id = $1 AND product_id = $2`, [
-          d.collectionId,
-          d.productId,
-        ]);
-        await touchCollection(tx, d.collectionId, d.at);
-      },
-      async ProductDeleted(d, tx) {
-        // A deleted product leaves every collection, now and for any late-arriving add.
-        await tx.query(
-          `INSERT INTO catalog.collection_deleted_products (product_id) VALUES ($1) ON CONFLICT DO NOTHING`,
-          [d.productId],
-        );
-        await tx.query(`DELETE FROM catalog.collection_products WHERE product_id = $1`, [d.productId]);
-      },
+export const collectionsReadModel = defineReadModel<CollectionEvent | ProductDeleted, typeof tables>({
+  name: COLLECTIONS_PROJECTION,
+  schema: 'catalog',
+  sources: ['catalog'],
+  tables,
+  evolve: {
+    CollectionCreated(d, { collections }) {
+      collections.insert({
+        id: d.collectionId,
+        name: d.name,
+        description: d.description,
+        image: d.image,
+        created_at: d.createdAt,
+        updated_at: d.createdAt,
+      });
     },
-  });
+    CollectionDetailsChanged({ collectionId, changedAt, ...changes }, { collections }) {
+      const { columns, values } = changedColumns(changes, DETAIL_COLUMNS);
+      collections.update(collectionId, {
+        ...Object.fromEntries(columns.map((c, i) => [c, values[i]])),
+        updated_at: changedAt,
+      });
+    },
+    CollectionDeleted(d, { collections, members }) {
+      members.deleteRowsOf(d.collectionId);
+      collections.delete(d.collectionId);
+    },
+    ProductAddedToCollection(d, rows, event) {
+      // The stream version orders a collection's products as the admin added them. A product already
+      // deleted (its event seen first) stays out.
+      if (!rows.deleted.has(d.productId))
+        rows.members.insert({ collection_id: d.collectionId, product_id: d.productId, position: event.streamVersion });
+      touchCollection(rows, d.collectionId, d.at);
+    },
+    ProductRemovedFromCollection(d, rows) {
+      rows.members.delete([d.collectionId, d.productId]);
+      touchCollection(rows, d.collectionId, d.at);
+    },
+    ProductDeleted(d, { members, deleted }) {
+      // A deleted product leaves every collection, now and for any late-arriving add.
+      deleted.insert({ product_id: d.productId });
+      for (const row of members.rowsWhere(d.productId)) members.delete([row.collection_id, row.product_id]);
+    },
+  },
+});
+
+export function collectionsProjection(): EventConsumer {
+  return readModelConsumer(collectionsReadModel);
 }

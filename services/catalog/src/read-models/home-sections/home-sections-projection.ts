@@ -1,11 +1,13 @@
-import { changedDetailsUpdate, defineProjection } from '@shop/shared/bus/projection';
+import { changedColumns } from '@shop/shared/bus/projection';
+import { defineReadModel, readModelConsumer } from '@shop/shared/bus/projection-read-model';
+import { table } from '@shop/shared/bus/projection-rows';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { HomeSectionEvent } from '../../home-section/events.ts';
 
 export const HOME_SECTIONS_PROJECTION = 'catalog.home_sections';
 
 /** HomeSectionChanged: its fields' columns. */
-const updateDetails = changedDetailsUpdate('catalog.home_sections', {
+const DETAIL_COLUMNS: Record<string, string> = {
   name: 'name',
   contentType: 'content_type',
   contentIds: 'content_ids',
@@ -15,45 +17,55 @@ const updateDetails = changedDetailsUpdate('catalog.home_sections', {
   textSize: 'text_size',
   displayOrder: 'display_order',
   isActive: 'is_active',
-});
+};
+
+const tables = {
+  sections: table('catalog.home_sections', {
+    key: ['id'],
+    columns: ['id', ...Object.values(DETAIL_COLUMNS), 'created_at', 'updated_at'],
+  }),
+};
 
 /**
  * catalog.home_sections: the homepage sections list. Content ids are kept as the admin chose them; what
  * they point at (products, collections) is resolved at read time, so stream order across aggregates never
  * matters here.
  */
-export function homeSectionsProjection(): EventConsumer {
-  return defineProjection<HomeSectionEvent>({
-    name: HOME_SECTIONS_PROJECTION,
-    schema: 'catalog',
-    sources: ['catalog'],
-    on: {
-      async HomeSectionCreated(d, tx) {
-        await tx.query(
-          `INSERT INTO catalog.home_sections (id, name, content_type, content_ids, text_style, text_color,
-             background_color, text_size, display_order, is_active, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) ON CONFLICT (id) DO NOTHING`,
-          [
-            d.sectionId,
-            d.name,
-            d.contentType,
-            d.contentIds,
-            d.textStyle,
-            d.textColor,
-            d.backgroundColor,
-            d.textSize,
-            d.displayOrder,
-            d.isActive,
-            d.createdAt,
-          ],
-        );
-      },
-      async HomeSectionChanged({ sectionId, changedAt, ...changes }, tx) {
-        await updateDetails(tx, sectionId, changedAt, changes);
-      },
-      async HomeSectionDeleted(d, tx) {
-        await tx.query(`DELETE FROM catalog.home_sections WHERE id = $1`, [d.sectionId]);
-      },
+export const homeSectionsReadModel = defineReadModel<HomeSectionEvent, typeof tables>({
+  name: HOME_SECTIONS_PROJECTION,
+  schema: 'catalog',
+  sources: ['catalog'],
+  tables,
+  evolve: {
+    HomeSectionCreated(d, { sections }) {
+      sections.insert({
+        id: d.sectionId,
+        name: d.name,
+        content_type: d.contentType,
+        content_ids: d.contentIds,
+        text_style: d.textStyle,
+        text_color: d.textColor,
+        background_color: d.backgroundColor,
+        text_size: d.textSize,
+        display_order: d.displayOrder,
+        is_active: d.isActive,
+        created_at: d.createdAt,
+        updated_at: d.createdAt,
+      });
     },
-  });
+    HomeSectionChanged({ sectionId, changedAt, ...changes }, { sections }) {
+      const { columns, values } = changedColumns(changes, DETAIL_COLUMNS);
+      sections.update(sectionId, {
+        ...Object.fromEntries(columns.map((c, i) => [c, values[i]])),
+        updated_at: changedAt,
+      });
+    },
+    HomeSectionDeleted(d, { sections }) {
+      sections.delete(d.sectionId);
+    },
+  },
+});
+
+export function homeSectionsProjection(): EventConsumer {
+  return readModelConsumer(homeSectionsReadModel);
 }

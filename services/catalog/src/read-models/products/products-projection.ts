@@ -1,14 +1,17 @@
-import type { PoolClient } from 'pg';
-import { changedDetailsUpdate, defineProjection } from '@shop/shared/bus/projection';
-import type { EventConsumer } from '@shop/shared/bus/types';
+import { changedColumns } from '@shop/shared/bus/projection';
+import { defineReadModel, readModelConsumer, type RowsOf } from '@shop/shared/bus/projection-read-model';
+import { table } from '@shop/shared/bus/projection-rows';
+import type { ReadModelConsumer } from '@shop/shared/bus/projection-read-model';
+import { greatestTime } from '@shop/shared/replay/fold';
 import type { ProductEvent } from '../../product/events.ts';
 import type { StockEvent } from '../../stock/events.ts';
 import type { ProductListCache } from './product-list-cache.ts';
 import type { ProductFactsView } from '../../inventory/product-facts.ts';
+import { unitsOnSale } from './units-on-sale.ts';
 
 export const PRODUCTS_PROJECTION = 'catalog.products';
 
-/** A product's detail fields (ProductDetailsChanged) and their columns (the replay fold shares them). */
+/** A product's detail fields (ProductDetailsChanged) and their columns. */
 export const DETAIL_COLUMNS: Record<string, string> = {
   name: 'name',
   pricePaise: 'price_paise',
@@ -21,27 +24,54 @@ export const DETAIL_COLUMNS: Record<string, string> = {
   image: 'image',
   sizeLabels: 'size_labels',
 };
-/** ProductDetailsChanged: nothing written when none of the detail fields changed. */
-const updateDetails = changedDetailsUpdate('catalog.products', DETAIL_COLUMNS, { skipWhenUnchanged: true });
+
+const tables = {
+  products: table('catalog.products', {
+    key: ['id'],
+    columns: [
+      'id',
+      'name',
+      'price_paise',
+      'description',
+      'category',
+      'size',
+      'color',
+      'brand',
+      'material',
+      'image',
+      'size_labels',
+      'size_quantities',
+      'quantity',
+      'is_delisted',
+      'created_at',
+      'updated_at',
+    ],
+  }),
+  levels: table('catalog.stock_levels', {
+    key: ['product_id', 'size'],
+    columns: ['product_id', 'size', 'available'],
+  }),
+};
+type Rows = RowsOf<typeof tables>;
 
 /**
- * Rebuilds a product row's ordered size map and its quantity from catalog.stock_levels. The quantity is
- * every unit on sale: the general stock plus the offered sizes' (one of the two is 0, see stockLevelsFor).
+ * Recomputes a product row's ordered size map (as json_object_agg writes it: `{ "S" : 3, "M" : 0 }`, '{}'
+ * without sizes) and its quantity from its stock levels. The quantity is every unit on sale: the general
+ * stock plus the offered sizes' (one of the two is 0, see stockLevelsFor).
  */
-async function refreshStock(tx: PoolClient, productId: string, at: string) {
-  await tx.query(
-    `UPDATE catalog.products p SET
-       quantity = greatest(0, coalesce((SELECT available FROM catalog.stock_levels WHERE product_id = p.id AND size = ''), 0))
-         + coalesce((SELECT sum(greatest(0, s.available)) FROM catalog.stock_levels s
-                      WHERE s.product_id = p.id AND s.size = ANY (p.size_labels)), 0),
-       size_quantities = coalesce((
-         SELECT json_object_agg(l.label, coalesce(s.available, 0) ORDER BY l.ord)
-           FROM unnest(p.size_labels) WITH ORDINALITY AS l(label, ord)
-           LEFT JOIN catalog.stock_levels s ON s.product_id = p.id AND s.size = l.label), '{}'::json),
-       updated_at = greatest(updated_at, $2::timestamptz)
-     WHERE id = $1`,
-    [productId, at],
-  );
+function refreshStock({ products, levels }: Rows, productId: string, at: string): void {
+  const product = products.get(productId);
+  if (!product) return;
+  const labels = (product.size_labels as string[] | null) ?? [];
+  const held = levels.rowsOf(productId);
+  const available = (label: string) => (held.find((l) => l.size === label)?.available as number | undefined) ?? 0;
+  products.update(productId, {
+    quantity: unitsOnSale(held, labels),
+    size_quantities: labels.length
+      ? `{ ${labels.map((l) => `${JSON.stringify(l)} : ${available(l)}`).join(', ')} }`
+      : '{}',
+    updated_at: greatestTime(product.updated_at as string, at),
+  });
 }
 
 /** What a handled event changed, for after the commit: the product, and whether checkout's pricing facts of it. */
@@ -54,96 +84,99 @@ export interface ProductChange {
 const factsOf = (productId: string): ProductChange => ({ productId, factsChanged: true });
 const unitsOf = (productId: string): ProductChange => ({ productId, factsChanged: false });
 
+/** Sets (`to`) or moves (`by`) a size's level, adding its row if there is none. */
+function setLevel(levels: Rows['levels'], productId: string, size: string, level: { to: number } | { by: number }) {
+  const key = [productId, size];
+  if ('to' in level) levels.put({ product_id: productId, size, available: level.to });
+  else if (!levels.add(key, 'available', level.by)) levels.insert({ product_id: productId, size, available: level.by });
+}
+
 /** A sale's hold (StockReserved, -quantity) or release (StockReleased, +quantity) of units. */
-async function moveHeldUnits(
-  tx: PoolClient,
+function moveHeldUnits(
+  rows: Rows,
   d: { productId: string; size: string | null; at: string },
   delta: number,
-): Promise<ProductChange> {
+): ProductChange {
   // Held units are not for sale; released ones are again. A sale (StockCommitted) changes nothing here.
-  await tx.query(
-    `INSERT INTO catalog.stock_levels (product_id, size, available) VALUES ($1, $2, $3)
-     ON CONFLICT (product_id, size) DO UPDATE SET available = catalog.stock_levels.available + $3`,
-    [d.productId, d.size ?? '', delta],
-  );
-  await refreshStock(tx, d.productId, d.at);
+  setLevel(rows.levels, d.productId, d.size ?? '', { by: delta });
+  refreshStock(rows, d.productId, d.at);
   return unitsOf(d.productId);
 }
 
-/** Delisting (true) or relisting (false) a product. */
-async function setDelisted(
-  tx: PoolClient,
-  d: { productId: string; at: string },
-  delisted: boolean,
-): Promise<ProductChange> {
-  await tx.query(`UPDATE catalog.products SET is_delisted = $2, updated_at = $3 WHERE id = $1`, [
-    d.productId,
-    delisted,
-    d.at,
-  ]);
-  return factsOf(d.productId);
-}
+/** catalog.products (and the stock levels it shows): the product list and detail reads. */
+export const productsReadModel = defineReadModel<ProductEvent | StockEvent, typeof tables, ProductChange>({
+  name: PRODUCTS_PROJECTION,
+  schema: 'catalog',
+  sources: ['catalog'],
+  tables,
+  evolve: {
+    ProductCreated(d, rows) {
+      rows.products.insert({
+        id: d.productId,
+        name: d.name,
+        price_paise: d.pricePaise,
+        description: d.description,
+        category: d.category,
+        size: d.size,
+        color: d.color,
+        brand: d.brand,
+        material: d.material,
+        image: d.image,
+        size_labels: d.sizeLabels,
+        size_quantities: '{}',
+        quantity: 0,
+        is_delisted: false,
+        created_at: d.createdAt,
+        updated_at: d.createdAt,
+      });
+      refreshStock(rows, d.productId, d.createdAt);
+      return factsOf(d.productId);
+    },
+    ProductDetailsChanged({ productId, changedAt, ...changes }, rows) {
+      // Nothing written when none of the detail fields changed.
+      const { columns, values } = changedColumns(changes, DETAIL_COLUMNS);
+      if (columns.length)
+        rows.products.update(productId, {
+          ...Object.fromEntries(columns.map((c, i) => [c, values[i]])),
+          updated_at: changedAt,
+        });
+      if ('sizeLabels' in changes) refreshStock(rows, productId, changedAt);
+      return factsOf(productId);
+    },
+    ProductDelisted(d, { products }) {
+      products.update(d.productId, { is_delisted: true, updated_at: d.at });
+      return factsOf(d.productId);
+    },
+    ProductRelisted(d, { products }) {
+      products.update(d.productId, { is_delisted: false, updated_at: d.at });
+      return factsOf(d.productId);
+    },
+    ProductDeleted(d, { products, levels }) {
+      products.delete(d.productId);
+      levels.deleteRowsOf(d.productId);
+      return factsOf(d.productId);
+    },
+    StockLevelSet(d, rows) {
+      setLevel(rows.levels, d.productId, d.size ?? '', { to: d.available });
+      refreshStock(rows, d.productId, d.at);
+      return factsOf(d.productId);
+    },
+    StockReserved: (d, rows) => moveHeldUnits(rows, d, -d.quantity),
+    StockReleased: (d, rows) => moveHeldUnits(rows, d, d.quantity),
+  },
+});
 
 /**
- * catalog.products: the product list and detail reads (and the stock levels they show). After each commit
- * the product list cache is invalidated and checkout's copies of the changed products' facts dropped.
+ * catalog.products' live consumer. After each commit the product list cache is invalidated and checkout's
+ * copies of the changed products' facts dropped.
  */
-export function productsProjection(cache?: ProductListCache, facts?: ProductFactsView): EventConsumer<ProductChange> {
-  return defineProjection<ProductEvent | StockEvent, ProductChange>({
-    name: PRODUCTS_PROJECTION,
-    schema: 'catalog',
-    sources: ['catalog'],
-    on: {
-      async ProductCreated(d, tx) {
-        await tx.query(
-          `INSERT INTO catalog.products (id, name, price_paise, description, category, size, color, brand, material, image, size_labels, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) ON CONFLICT (id) DO NOTHING`,
-          [
-            d.productId,
-            d.name,
-            d.pricePaise,
-            d.description,
-            d.category,
-            d.size,
-            d.color,
-            d.brand,
-            d.material,
-            d.image,
-            d.sizeLabels,
-            d.createdAt,
-          ],
-        );
-        await refreshStock(tx, d.productId, d.createdAt);
-        return factsOf(d.productId);
-      },
-      async ProductDetailsChanged({ productId, changedAt, ...changes }, tx) {
-        await updateDetails(tx, productId, changedAt, changes);
-        if ('sizeLabels' in changes) await refreshStock(tx, productId, changedAt);
-        return factsOf(productId);
-      },
-      ProductDelisted: (d, tx) => setDelisted(tx, d, true),
-      ProductRelisted: (d, tx) => setDelisted(tx, d, false),
-      async ProductDeleted(d, tx) {
-        await tx.query(`DELETE FROM catalog.products WHERE id = $1`, [d.productId]);
-        await tx.query(`DELETE FROM catalog.stock_levels WHERE product_id = $1`, [d.productId]);
-        return factsOf(d.productId);
-      },
-      async StockLevelSet(d, tx) {
-        await tx.query(
-          `INSERT INTO catalog.stock_levels (product_id, size, available) VALUES ($1, $2, $3)
-           ON CONFLICT (product_id, size) DO UPDATE SET available = EXCLUDED.available`,
-          [d.productId, d.size ?? '', d.available],
-        );
-        await refreshStock(tx, d.productId, d.at);
-        return factsOf(d.productId);
-      },
-      StockReserved: (d, tx) => moveHeldUnits(tx, d, -d.quantity),
-      StockReleased: (d, tx) => moveHeldUnits(tx, d, d.quantity),
-    },
-    async afterCommit(changes) {
-      await cache?.invalidate();
-      const changed = changes.filter((c) => c.factsChanged);
-      if (facts && changed.length > 0) await facts.changed([...new Set(changed.map((c) => c.productId))]);
-    },
+export function productsProjection(
+  cache?: ProductListCache,
+  facts?: ProductFactsView,
+): ReadModelConsumer<ProductChange> {
+  return readModelConsumer(productsReadModel, async (changes) => {
+    await cache?.invalidate();
+    const changed = changes.filter((c) => c.factsChanged);
+    if (facts && changed.length > 0) await facts.changed([...new Set(changed.map((c) => c.productId))]);
   });
 }

@@ -1,61 +1,83 @@
-import { defineProjection } from '@shop/shared/bus/projection';
 import type { PaymentEvent } from '@shop/shared/contracts/payment-events';
+import { defineReadModel, readModelConsumer } from '@shop/shared/bus/projection-read-model';
+import { table } from '@shop/shared/bus/projection-rows';
 
 export const PAYMENT_ORDERS_PROJECTION = 'checkout.payment_orders';
 
+const tables = {
+  orders: table('checkout.payment_orders', {
+    key: ['razorpay_order_id'],
+    columns: [
+      'razorpay_order_id',
+      'reservation_id',
+      'user_id',
+      'status',
+      'total_paise',
+      'payment_id',
+      'failures',
+      'created_at',
+      'expires_at',
+      'updated_at',
+    ],
+  }),
+};
+
+/** A provider order's first row: created, not paid, no failures, last updated when created. */
+const created = (
+  d: { razorpayOrderId: string; createdAt: string; expiresAt: string },
+  reservationId: string,
+  userId: string | null,
+  totalPaise: number,
+) => ({
+  razorpay_order_id: d.razorpayOrderId,
+  reservation_id: reservationId,
+  user_id: userId,
+  status: 'created',
+  total_paise: totalPaise,
+  payment_id: null,
+  failures: 0,
+  created_at: d.createdAt,
+  expires_at: d.expiresAt,
+  updated_at: d.createdAt,
+});
+
 /** checkout.payment_orders: open provider orders for the reconciliation sweep and operators. */
-export const paymentOrdersProjection = defineProjection<PaymentEvent>({
+export const paymentOrdersReadModel = defineReadModel<PaymentEvent, typeof tables>({
   name: PAYMENT_ORDERS_PROJECTION,
   schema: 'checkout',
   sources: ['checkout'],
-  on: {
-    async PaymentOrderOpened(d, tx) {
-      await tx.query(
-        `INSERT INTO checkout.payment_orders (razorpay_order_id, reservation_id, user_id, status, total_paise, created_at, expires_at, updated_at)
-         VALUES ($1, '', $2, 'created', $3, $4, $5, $4) ON CONFLICT (razorpay_order_id) DO NOTHING`,
-        [d.razorpayOrderId, d.userId, d.amountPaise, d.createdAt, d.expiresAt],
-      );
+  tables,
+  evolve: {
+    PaymentOrderOpened(d, { orders }) {
+      orders.insert(created(d, '', d.userId, d.amountPaise));
     },
-    async PaymentOrderCreated(d, tx) {
-      await tx.query(
-        `INSERT INTO checkout.payment_orders (razorpay_order_id, reservation_id, user_id, status, total_paise, created_at, expires_at, updated_at)
-         VALUES ($1, $2, $3, 'created', $4, $5, $6, $5)
-         ON CONFLICT (razorpay_order_id) DO UPDATE SET reservation_id = EXCLUDED.reservation_id, total_paise = EXCLUDED.total_paise`,
-        [d.razorpayOrderId, d.reservationId, d.customer.userId, d.totalPaise, d.createdAt, d.expiresAt],
-      );
+    PaymentOrderCreated(d, { orders }) {
+      if (!orders.update(d.razorpayOrderId, { reservation_id: d.reservationId, total_paise: d.totalPaise }))
+        orders.insert(created(d, d.reservationId, d.customer.userId, d.totalPaise));
     },
-    async PaymentDialogOpened(d, tx) {
-      await tx.query(
-        `UPDATE checkout.payment_orders SET expires_at = $2, updated_at = $3 WHERE razorpay_order_id = $1`,
-        [d.razorpayOrderId, d.expiresAt, d.openedAt],
-      );
+    PaymentDialogOpened(d, { orders }) {
+      orders.update(d.razorpayOrderId, { expires_at: d.expiresAt, updated_at: d.openedAt });
     },
-    async PaymentOrderRevived(d, tx) {
-      await tx.query(
-        `UPDATE checkout.payment_orders SET reservation_id = $2, updated_at = $3 WHERE razorpay_order_id = $1`,
-        [d.razorpayOrderId, d.reservationId, d.revivedAt],
-      );
+    PaymentOrderRevived(d, { orders }) {
+      orders.update(d.razorpayOrderId, { reservation_id: d.reservationId, updated_at: d.revivedAt });
     },
-    async PaymentVerified(d, tx) {
-      await tx.query(
-        `UPDATE checkout.payment_orders SET status = 'verified', payment_id = $2, updated_at = $3 WHERE razorpay_order_id = $1`,
-        [d.razorpayOrderId, d.razorpayPaymentId, d.verifiedAt],
-      );
+    PaymentVerified(d, { orders }) {
+      orders.update(d.razorpayOrderId, {
+        status: 'verified',
+        payment_id: d.razorpayPaymentId,
+        updated_at: d.verifiedAt,
+      });
     },
-    async PaymentOrderExpired(d, tx) {
-      await tx.query(
-        `UPDATE checkout.payment_orders SET status = 'expired', updated_at = $2 WHERE razorpay_order_id = $1`,
-        [d.razorpayOrderId, d.expiredAt],
-      );
+    PaymentOrderExpired(d, { orders }) {
+      orders.update(d.razorpayOrderId, { status: 'expired', updated_at: d.expiredAt });
     },
-    async PaymentFailed(d, tx) {
-      await tx.query(
-        `UPDATE checkout.payment_orders SET failures = failures + 1, updated_at = $2 WHERE razorpay_order_id = $1`,
-        [d.razorpayOrderId, d.failedAt],
-      );
+    PaymentFailed(d, { orders }) {
+      if (orders.add(d.razorpayOrderId, 'failures', 1)) orders.update(d.razorpayOrderId, { updated_at: d.failedAt });
     },
   },
 });
+
+export const paymentOrdersProjection = readModelConsumer(paymentOrdersReadModel);
 
 /**
  * Open orders past their hold (plus a grace period) that are due for the expiry sweep, oldest due first.

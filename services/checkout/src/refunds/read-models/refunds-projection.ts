@@ -1,31 +1,61 @@
-import { defineProjection } from '@shop/shared/bus/projection';
+import { defineReadModel, readModelConsumer } from '@shop/shared/bus/projection-read-model';
+import { table } from '@shop/shared/bus/projection-rows';
 import type { PaymentEvent, RefundReason } from '@shop/shared/contracts/payment-events';
 import { paiseToRupees } from '@shop/shared/money/money';
 
 export const REFUNDS_PROJECTION = 'checkout.refunds';
 
+const tables = {
+  refunds: table('checkout.refunds', {
+    key: ['razorpay_payment_id'],
+    columns: [
+      'razorpay_payment_id',
+      'razorpay_order_id',
+      'customer_email',
+      'amount_paise',
+      'reason',
+      'detail',
+      'status',
+      'refund_id',
+      'due_at',
+      'refunded_at',
+    ],
+  }),
+};
+
 /** checkout.refunds: every refund due and whether the provider has refunded it (admins' refunds list). */
-export const refundsProjection = defineProjection<PaymentEvent>({
+export const refundsReadModel = defineReadModel<PaymentEvent, typeof tables>({
   name: REFUNDS_PROJECTION,
   schema: 'checkout',
   sources: ['checkout'],
-  on: {
-    async RefundDue(d, tx) {
-      await tx.query(
-        `INSERT INTO checkout.refunds (razorpay_payment_id, razorpay_order_id, customer_email, amount_paise, reason, detail, status, due_at)
-         VALUES ($1, $2, $3, $4, $5, $6, 'due', $7) ON CONFLICT (razorpay_payment_id) DO NOTHING`,
-        [d.razorpayPaymentId, d.razorpayOrderId, d.customerEmail, d.amountPaise, d.reason, d.detail, d.dueAt],
-      );
+  tables,
+  evolve: {
+    RefundDue(d, { refunds }) {
+      refunds.insert({
+        razorpay_payment_id: d.razorpayPaymentId,
+        razorpay_order_id: d.razorpayOrderId,
+        customer_email: d.customerEmail,
+        amount_paise: d.amountPaise,
+        reason: d.reason,
+        detail: d.detail,
+        status: 'due',
+        refund_id: null,
+        due_at: d.dueAt,
+        refunded_at: null,
+      });
     },
-    async PaymentRefunded(d, tx) {
-      await tx.query(
-        `UPDATE checkout.refunds SET status = 'refunded', refund_id = $2, amount_paise = $3, refunded_at = $4
-          WHERE razorpay_payment_id = $1`,
-        [d.razorpayPaymentId, d.refundId, d.amountPaise, d.refundedAt],
-      );
+    PaymentRefunded(d, { refunds }) {
+      refunds.update(d.razorpayPaymentId, {
+        status: 'refunded',
+        refund_id: d.refundId,
+        amount_paise: d.amountPaise,
+        refunded_at: d.refundedAt,
+      });
     },
   },
 });
+
+export const refundsProjection = readModelConsumer(refundsReadModel);
 
 /** A refund as the admin refunds list shows it (amount in rupees, like the rest of the API). */
 export interface RefundView {

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { defineProjection, type UncheckedEvents } from '@shop/shared/bus/projection';
+import { type UncheckedEvents } from '@shop/shared/bus/projection';
+import { defineReadModel, readModelConsumer } from '@shop/shared/bus/projection-read-model';
+import { table } from '@shop/shared/bus/projection-rows';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { PubSub } from '@shop/shared/cache/types';
 import type { TestimonialStatus } from '@shop/shared/contracts/testimonial-events';
-import { announceFigures, type FigureChanged } from '../../push/dashboard-changes.ts';
-import { figureIf } from './figure-changes.ts';
+import { announceFigures, FIGURE_CHANGED, type FigureChanged } from '../../push/dashboard-changes.ts';
 
 export const ACCOUNTS_FIGURES_PROJECTION = 'orders.dashboard_accounts';
 
@@ -23,50 +24,54 @@ export type AccountsFact =
   | { type: 'TestimonialModerated'; data: z.infer<typeof TestimonialModerated> }
   | { type: 'TestimonialDeleted'; data: z.infer<typeof TestimonialDeleted> };
 
+const tables = {
+  users: table('orders.dashboard_users', { key: ['user_id'], columns: ['user_id'] }),
+  testimonials: table('orders.dashboard_testimonials', {
+    key: ['testimonial_id'],
+    columns: ['testimonial_id', 'status'],
+  }),
+};
+
+/** A dashboard count moved when the event changed a row: the event's after-commit effect. */
+const figureIf = (changed: boolean): FigureChanged | undefined => (changed ? FIGURE_CHANGED : undefined);
+
 /**
  * orders.dashboard_users and orders.dashboard_testimonials: the user count and the pending testimonials of
  * the admin dashboard, from the accounts events. A testimonial's events share its stream, so they arrive
  * in order; users are independent of each other.
  */
-export function accountsFiguresProjection(pubsub: PubSub): EventConsumer<FigureChanged> {
-  return defineProjection<UncheckedEvents<AccountsFact['type']>, FigureChanged>({
-    name: ACCOUNTS_FIGURES_PROJECTION,
-    schema: 'orders',
-    sources: ['accounts'],
-    on: {
-      async UserRegistered(data, tx) {
-        const { userId } = UserRegistered.parse(data);
-        return figureIf(
-          await tx.query(`INSERT INTO orders.dashboard_users (user_id) VALUES ($1) ON CONFLICT DO NOTHING`, [userId]),
-        );
-      },
-      async TestimonialSubmitted(data, tx) {
-        const { testimonialId } = TestimonialSubmitted.parse(data);
-        return figureIf(
-          await tx.query(
-            `INSERT INTO orders.dashboard_testimonials (testimonial_id, status) VALUES ($1, 'pending')
-             ON CONFLICT DO NOTHING`,
-            [testimonialId],
-          ),
-        );
-      },
-      async TestimonialModerated(data, tx) {
-        const d = TestimonialModerated.parse(data);
-        return figureIf(
-          await tx.query(
-            `INSERT INTO orders.dashboard_testimonials AS t (testimonial_id, status) VALUES ($1, $2)
-             ON CONFLICT (testimonial_id) DO UPDATE SET status = EXCLUDED.status WHERE t.status <> EXCLUDED.status`,
-            [d.testimonialId, d.to],
-          ),
-        );
-      },
-      async TestimonialDeleted(data, tx) {
-        const { testimonialId } = TestimonialDeleted.parse(data);
-        return figureIf(
-          await tx.query(`DELETE FROM orders.dashboard_testimonials WHERE testimonial_id = $1`, [testimonialId]),
-        );
-      },
+export const accountsFiguresReadModel = defineReadModel<
+  UncheckedEvents<AccountsFact['type']>,
+  typeof tables,
+  FigureChanged
+>({
+  name: ACCOUNTS_FIGURES_PROJECTION,
+  schema: 'orders',
+  sources: ['accounts'],
+  tables,
+  evolve: {
+    UserRegistered(data, { users }) {
+      const { userId } = UserRegistered.parse(data);
+      return figureIf(users.insert({ user_id: userId }));
     },
-    afterCommit: (changed) => announceFigures(pubsub, changed),
-  });
+    TestimonialSubmitted(data, { testimonials }) {
+      const { testimonialId } = TestimonialSubmitted.parse(data);
+      return figureIf(testimonials.insert({ testimonial_id: testimonialId, status: 'pending' }));
+    },
+    TestimonialModerated(data, { testimonials }) {
+      const d = TestimonialModerated.parse(data);
+      if (testimonials.get(d.testimonialId)?.status === d.to) return undefined;
+      testimonials.put({ testimonial_id: d.testimonialId, status: d.to });
+      return FIGURE_CHANGED;
+    },
+    TestimonialDeleted(data, { testimonials }) {
+      const { testimonialId } = TestimonialDeleted.parse(data);
+      return figureIf(testimonials.delete(testimonialId));
+    },
+  },
+});
+
+/** The dashboard's accounts figures, live: each commit that moved a figure is announced. */
+export function accountsFiguresProjection(pubsub: PubSub): EventConsumer<FigureChanged> {
+  return readModelConsumer(accountsFiguresReadModel, (changed) => announceFigures(pubsub, changed));
 }

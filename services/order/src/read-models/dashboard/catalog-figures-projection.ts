@@ -1,10 +1,10 @@
-import type { PoolClient } from 'pg';
 import { z } from 'zod';
-import { defineProjection, type UncheckedEvents } from '@shop/shared/bus/projection';
+import { type UncheckedEvents } from '@shop/shared/bus/projection';
+import { defineReadModel, readModelConsumer, type RowsOf } from '@shop/shared/bus/projection-read-model';
+import { table } from '@shop/shared/bus/projection-rows';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { PubSub } from '@shop/shared/cache/types';
 import { announceFigures, FIGURE_CHANGED, type FigureChanged } from '../../push/dashboard-changes.ts';
-import { figureIf } from './figure-changes.ts';
 
 export const CATALOG_FIGURES_PROJECTION = 'orders.dashboard_catalog';
 
@@ -29,44 +29,55 @@ export type CatalogFact =
 /** Which dashboard figure a product's units put it in (low stock is 1-5 units). */
 const stockFigure = (units: number) => (units <= 0 ? 'out' : units <= 5 ? 'low' : 'in');
 
+const tables = {
+  products: table('orders.dashboard_products', {
+    key: ['product_id'],
+    columns: ['product_id', 'size_labels', 'units', 'deleted'],
+  }),
+  levels: table('orders.dashboard_stock_levels', {
+    key: ['product_id', 'size'],
+    columns: ['product_id', 'size', 'available'],
+  }),
+};
+type Rows = RowsOf<typeof tables>;
+
 /**
- * Recomputes a product's units the way catalog.products counts its quantity (products-projection.ts): the
- * general stock, never below 0, plus each offered size's stock, never below 0. A size no longer offered
- * counts for nothing. Answers the units before and after, or null for an unknown or deleted product.
+ * A product's units the way catalog.products counts its quantity (products-projection.ts): the general
+ * stock, never below 0, plus each offered size's stock, never below 0. A size no longer offered counts for
+ * nothing.
  */
-async function refreshUnits(tx: PoolClient, productId: string): Promise<{ before: number; after: number } | null> {
-  const { rows } = await tx.query<{ before: number; after: number }>(
-    `UPDATE orders.dashboard_products p SET units =
-       greatest(0, coalesce((SELECT available FROM orders.dashboard_stock_levels
-                              WHERE product_id = p.product_id AND size = ''), 0))
-       + coalesce((SELECT sum(greatest(0, s.available)) FROM orders.dashboard_stock_levels s
-                    WHERE s.product_id = p.product_id AND s.size = ANY (p.size_labels)), 0)
-       FROM (SELECT product_id, units FROM orders.dashboard_products WHERE product_id = $1) old
-     WHERE p.product_id = old.product_id AND NOT p.deleted
-     RETURNING old.units AS before, p.units AS after`,
-    [productId],
-  );
-  return rows[0] ?? null;
+function unitsOnSale(levels: ReadonlyArray<{ size: unknown; available: unknown }>, offered: readonly string[]) {
+  const labels = new Set(offered);
+  let general = 0;
+  let sum = 0;
+  for (const l of levels)
+    if (l.size === '') general = l.available as number;
+    else if (labels.has(l.size as string)) sum += Math.max(0, l.available as number);
+  return Math.max(0, general) + sum;
 }
 
-/** A figure changed when the product's units moved to another of in stock, low and out. */
-const figureMoved = (moved: { before: number; after: number } | null): FigureChanged | undefined =>
-  moved && stockFigure(moved.before) !== stockFigure(moved.after) ? FIGURE_CHANGED : undefined;
+const tombstoned = ({ products }: Rows, productId: string) => products.get(productId)?.deleted === true;
 
-/** A sale's hold (sign -1) or release (sign 1) of units, kept even before the product arrives. */
-async function moveHeldUnits(
-  tx: PoolClient,
-  d: z.infer<typeof StockMoved>,
-  sign: 1 | -1,
-): Promise<FigureChanged | undefined> {
-  await tx.query(
-    `INSERT INTO orders.dashboard_stock_levels AS s (product_id, size, available)
-     SELECT $1, $2, $3 WHERE NOT EXISTS
-       (SELECT 1 FROM orders.dashboard_products WHERE product_id = $1 AND deleted)
-     ON CONFLICT (product_id, size) DO UPDATE SET available = s.available + EXCLUDED.available`,
-    [d.productId, d.size ?? '', sign * d.quantity],
-  );
-  return figureMoved(await refreshUnits(tx, d.productId));
+/**
+ * Recomputes a product's units. Answers whether its figure moved (to another of in stock, low and out);
+ * never for an unknown or deleted product.
+ */
+function refreshUnits(rows: Rows, productId: string): FigureChanged | undefined {
+  const product = rows.products.get(productId);
+  if (!product || product.deleted === true) return undefined;
+  const before = product.units as number;
+  const after = unitsOnSale(rows.levels.rowsOf(productId), product.size_labels as string[]);
+  rows.products.update(productId, { units: after });
+  return stockFigure(before) !== stockFigure(after) ? FIGURE_CHANGED : undefined;
+}
+
+/** Sets (`to`) or moves (`by`) a size's level, kept even before the product arrives, never for a tombstone. */
+function setLevel(rows: Rows, productId: string, size: string | null, level: { to: number } | { by: number }) {
+  if (tombstoned(rows, productId)) return;
+  const row = { product_id: productId, size: size ?? '' };
+  if ('to' in level) rows.levels.put({ ...row, available: level.to });
+  else if (!rows.levels.add([productId, row.size], 'available', level.by))
+    rows.levels.insert({ ...row, available: level.by });
 }
 
 /**
@@ -77,56 +88,63 @@ async function moveHeldUnits(
  * and counted once the product comes, and a deleted product stays as a tombstone that ignores later stock,
  * so every order of delivery ends in the same rows.
  */
-export function catalogFiguresProjection(pubsub: PubSub): EventConsumer<FigureChanged> {
-  return defineProjection<UncheckedEvents<CatalogFact['type']>, FigureChanged>({
-    name: CATALOG_FIGURES_PROJECTION,
-    schema: 'orders',
-    sources: ['catalog'],
-    on: {
-      async ProductCreated(data, tx) {
-        const d = ProductCreated.parse(data);
-        const inserted = await tx.query(
-          `INSERT INTO orders.dashboard_products (product_id, size_labels) VALUES ($1, $2)
-           ON CONFLICT (product_id) DO NOTHING`,
-          [d.productId, d.sizeLabels],
-        );
-        await refreshUnits(tx, d.productId);
-        return figureIf(inserted);
-      },
-      async ProductDetailsChanged(data, tx) {
-        const d = ProductDetailsChanged.parse(data);
-        if (d.sizeLabels === undefined) return;
-        await tx.query(`UPDATE orders.dashboard_products SET size_labels = $2 WHERE product_id = $1 AND NOT deleted`, [
-          d.productId,
-          d.sizeLabels,
-        ]);
-        return figureMoved(await refreshUnits(tx, d.productId));
-      },
-      async ProductDeleted(data, tx) {
-        const { productId } = ProductDeleted.parse(data);
-        const tombstoned = await tx.query(
-          `INSERT INTO orders.dashboard_products AS p (product_id, units, deleted) VALUES ($1, 0, true)
-           ON CONFLICT (product_id) DO UPDATE SET deleted = true, units = 0 WHERE NOT p.deleted`,
-          [productId],
-        );
-        await tx.query(`DELETE FROM orders.dashboard_stock_levels WHERE product_id = $1`, [productId]);
-        return figureIf(tombstoned);
-      },
-      async StockLevelSet(data, tx) {
-        const d = StockLevelSet.parse(data);
-        await tx.query(
-          `INSERT INTO orders.dashboard_stock_levels (product_id, size, available)
-           SELECT $1, $2, $3 WHERE NOT EXISTS
-             (SELECT 1 FROM orders.dashboard_products WHERE product_id = $1 AND deleted)
-           ON CONFLICT (product_id, size) DO UPDATE SET available = EXCLUDED.available`,
-          [d.productId, d.size ?? '', d.available],
-        );
-        return figureMoved(await refreshUnits(tx, d.productId));
-      },
-      // Held units are not for sale; released ones are again.
-      StockReserved: (data, tx) => moveHeldUnits(tx, StockMoved.parse(data), -1),
-      StockReleased: (data, tx) => moveHeldUnits(tx, StockMoved.parse(data), 1),
+export const catalogFiguresReadModel = defineReadModel<
+  UncheckedEvents<CatalogFact['type']>,
+  typeof tables,
+  FigureChanged
+>({
+  name: CATALOG_FIGURES_PROJECTION,
+  schema: 'orders',
+  sources: ['catalog'],
+  tables,
+  evolve: {
+    ProductCreated(data, rows) {
+      const d = ProductCreated.parse(data);
+      const inserted = rows.products.insert({
+        product_id: d.productId,
+        size_labels: d.sizeLabels,
+        units: 0,
+        deleted: false,
+      });
+      refreshUnits(rows, d.productId);
+      return inserted ? FIGURE_CHANGED : undefined;
     },
-    afterCommit: (changed) => announceFigures(pubsub, changed),
-  });
+    ProductDetailsChanged(data, rows) {
+      const d = ProductDetailsChanged.parse(data);
+      if (d.sizeLabels === undefined) return;
+      if (!tombstoned(rows, d.productId)) rows.products.update(d.productId, { size_labels: d.sizeLabels });
+      return refreshUnits(rows, d.productId);
+    },
+    ProductDeleted(data, rows) {
+      const { productId } = ProductDeleted.parse(data);
+      const product = rows.products.get(productId);
+      let tombstoned = false;
+      if (!product)
+        tombstoned = rows.products.insert({ product_id: productId, size_labels: [], units: 0, deleted: true });
+      else if (product.deleted !== true) tombstoned = rows.products.update(productId, { deleted: true, units: 0 });
+      rows.levels.deleteRowsOf(productId);
+      return tombstoned ? FIGURE_CHANGED : undefined;
+    },
+    StockLevelSet(data, rows) {
+      const d = StockLevelSet.parse(data);
+      setLevel(rows, d.productId, d.size, { to: d.available });
+      return refreshUnits(rows, d.productId);
+    },
+    // Held units are not for sale; released ones are again.
+    StockReserved(data, rows) {
+      const d = StockMoved.parse(data);
+      setLevel(rows, d.productId, d.size, { by: -d.quantity });
+      return refreshUnits(rows, d.productId);
+    },
+    StockReleased(data, rows) {
+      const d = StockMoved.parse(data);
+      setLevel(rows, d.productId, d.size, { by: d.quantity });
+      return refreshUnits(rows, d.productId);
+    },
+  },
+});
+
+/** The dashboard's catalog figures, live: each commit that moved a figure is announced. */
+export function catalogFiguresProjection(pubsub: PubSub): EventConsumer<FigureChanged> {
+  return readModelConsumer(catalogFiguresReadModel, (changed) => announceFigures(pubsub, changed));
 }

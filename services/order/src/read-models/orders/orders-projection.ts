@@ -1,5 +1,6 @@
-import { defineProjection } from '@shop/shared/bus/projection';
-import type { EventConsumer } from '@shop/shared/bus/types';
+import { defineReadModel, readModelConsumer, type ReadModelConsumer } from '@shop/shared/bus/projection-read-model';
+import { table } from '@shop/shared/bus/projection-rows';
+import { greatestTime } from '@shop/shared/replay/fold';
 import type { PubSub } from '@shop/shared/cache/types';
 import type { OrderEvent } from '../../order/events.ts';
 import { encodeOrderChanges, ORDER_CHANGES_CHANNEL, type OrderChange } from '../../push/order-changes.ts';
@@ -30,7 +31,7 @@ export const ORDER_COLUMNS = [
   'updated_at',
 ] as const;
 
-/** An OrderPlaced's values for orders.orders, order_number to delivery_status (the replay's fold shares them). */
+/** An OrderPlaced's values for orders.orders, order_number to delivery_status . */
 export const orderPlacedValues = (d: Extract<OrderEvent, { type: 'OrderPlaced' }>['data']) => [
   d.orderNumber,
   d.userId,
@@ -54,80 +55,86 @@ export const orderPlacedValues = (d: Extract<OrderEvent, { type: 'OrderPlaced' }
 
 export const ORDERS_PROJECTION = 'orders.orders';
 
-/** Runs a statement on one order that returns its user_id, and answers the order's change. */
-async function changeOrder(
-  tx: Parameters<EventConsumer['handle']>[1],
-  orderNumber: string,
-  sql: string,
-  params: unknown[],
-  deleted = false,
-): Promise<OrderChange> {
-  const { rows } = await tx.query<{ user_id: string | null }>(sql, params);
-  return { orderNumber, userId: rows[0]?.user_id ?? null, deleted };
-}
+const tables = {
+  orders: table('orders.orders', { key: ['order_number'], columns: ORDER_COLUMNS }),
+  /** The one row of orders.order_totals (id true). */
+  totals: table('orders.order_totals', {
+    key: ['id'],
+    columns: ['id', 'orders_placed', 'revenue_paise', 'updated_at'],
+  }),
+  revenue: table('orders.order_revenue', {
+    key: ['order_number'],
+    columns: ['order_number', 'placed_on', 'total_paise'],
+  }),
+};
 
 /**
  * orders.orders (one row per order on the list; OrderDeleted drops it), orders.order_totals (orders
  * placed and revenue) and orders.order_revenue (each order's India-time day and total), which deleting a
- * delivered order does not undo. Deterministic: every time written
- * comes from an event. Each handled event returns the order it changed; after each commit those changes
- * are announced on pub/sub, so the push streams of every process (this one included) can send them.
+ * delivered order does not undo. Deterministic: every time written comes from an event. Each handled event
+ * returns the order it changed.
  */
-export function ordersProjection(pubsub: PubSub): EventConsumer<OrderChange> {
-  return defineProjection<OrderEvent, OrderChange>({
-    name: ORDERS_PROJECTION,
-    schema: 'orders',
-    sources: ['orders'],
-    on: {
-      async OrderPlaced(d, tx) {
-        const inserted = await tx.query(
-          `INSERT INTO orders.orders (${ORDER_COLUMNS.join(', ')})
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, false, $19, $19)
-           ON CONFLICT (order_number) DO NOTHING`,
-          [...orderPlacedValues(d), d.placedAt],
-        );
-        if (inserted.rowCount === 1)
-          await tx.query(
-            `INSERT INTO orders.order_totals AS t (id, orders_placed, revenue_paise, updated_at) VALUES (true, 1, $1, $2)
-             ON CONFLICT (id) DO UPDATE SET orders_placed = t.orders_placed + 1,
-               revenue_paise = t.revenue_paise + EXCLUDED.revenue_paise,
-               updated_at = greatest(t.updated_at, EXCLUDED.updated_at)`,
-            [d.totalPaise, d.placedAt],
-          );
-        // Revenue per India-time day; kept, like order_totals, when a delivered order is deleted.
-        await tx.query(
-          `INSERT INTO orders.order_revenue (order_number, placed_on, total_paise) VALUES ($1, $2, $3)
-           ON CONFLICT (order_number) DO NOTHING`,
-          [d.orderNumber, indiaDate(d.placedAt), d.totalPaise],
-        );
-        return { orderNumber: d.orderNumber, userId: d.userId, deleted: false };
-      },
-      DeliveryStatusChanged: (d, tx) =>
-        changeOrder(
-          tx,
-          d.orderNumber,
-          `UPDATE orders.orders SET delivery_status = $2, updated_at = $3 WHERE order_number = $1 RETURNING user_id`,
-          [d.orderNumber, d.to, d.changedAt],
-        ),
-      OrderMarkedSeen: (d, tx) =>
-        changeOrder(
-          tx,
-          d.orderNumber,
-          `UPDATE orders.orders SET seen = true, updated_at = $2 WHERE order_number = $1 RETURNING user_id`,
-          [d.orderNumber, d.seenAt],
-        ),
-      OrderDeleted: (d, tx) =>
-        changeOrder(
-          tx,
-          d.orderNumber,
-          `DELETE FROM orders.orders WHERE order_number = $1 RETURNING user_id`,
-          [d.orderNumber],
-          true,
-        ),
+export const ordersReadModel = defineReadModel<OrderEvent, typeof tables, OrderChange>({
+  name: ORDERS_PROJECTION,
+  schema: 'orders',
+  sources: ['orders'],
+  tables,
+  evolve: {
+    OrderPlaced(d, { orders, totals, revenue }) {
+      const values = orderPlacedValues(d);
+      const placed = orders.insert({
+        ...(Object.fromEntries(values.map((v, i) => [ORDER_COLUMNS[i], v])) as Record<OrderColumn, unknown>),
+        seen: false,
+        created_at: d.placedAt,
+        updated_at: d.placedAt,
+      });
+      if (placed) {
+        // One more order, its revenue, the latest time.
+        const now = totals.get(true);
+        if (now)
+          totals.update(true, {
+            orders_placed: (now.orders_placed as number) + 1,
+            revenue_paise: (now.revenue_paise as number) + d.totalPaise,
+            updated_at: greatestTime(now.updated_at as string, d.placedAt),
+          });
+        else totals.insert({ id: true, orders_placed: 1, revenue_paise: d.totalPaise, updated_at: d.placedAt });
+      }
+      // Revenue per India-time day; kept, like order_totals, when a delivered order is deleted.
+      revenue.insert({ order_number: d.orderNumber, placed_on: indiaDate(d.placedAt), total_paise: d.totalPaise });
+      return { orderNumber: d.orderNumber, userId: d.userId, deleted: false };
     },
-    async afterCommit(changes) {
-      // A failure is logged by the bus and not retried: the read model is committed, only this push is lost.
-      await pubsub.publish(ORDER_CHANGES_CHANNEL, encodeOrderChanges(changes));
+    DeliveryStatusChanged(d, { orders }) {
+      orders.update(d.orderNumber, { delivery_status: d.to, updated_at: d.changedAt });
+      return changed(orders.get(d.orderNumber), d.orderNumber);
     },
+    OrderMarkedSeen(d, { orders }) {
+      orders.update(d.orderNumber, { seen: true, updated_at: d.seenAt });
+      return changed(orders.get(d.orderNumber), d.orderNumber);
+    },
+    OrderDeleted(d, { orders }) {
+      const row = orders.get(d.orderNumber);
+      orders.delete(d.orderNumber);
+      return changed(row, d.orderNumber, true);
+    },
+  },
+});
+
+type OrderColumn = (typeof ORDER_COLUMNS)[number];
+
+/** An order's change, with the user of its row (null when there was none). */
+const changed = (row: { user_id: unknown } | undefined, orderNumber: string, deleted = false): OrderChange => ({
+  orderNumber,
+  userId: (row?.user_id as string | null | undefined) ?? null,
+  deleted,
+});
+
+/**
+ * orders.orders' live consumer: after each commit the changes are announced on pub/sub, so the push
+ * streams of every process (this one included) can send them.
+ */
+export function ordersProjection(pubsub: PubSub): ReadModelConsumer<OrderChange> {
+  return readModelConsumer(ordersReadModel, async (changes) => {
+    // A failure is logged by the bus and not retried: the read model is committed, only this push is lost.
+    await pubsub.publish(ORDER_CHANGES_CHANNEL, encodeOrderChanges(changes));
   });
 }

@@ -1,4 +1,5 @@
-import { defineProjection } from '@shop/shared/bus/projection';
+import { defineReadModel, readModelConsumer } from '@shop/shared/bus/projection-read-model';
+import { table } from '@shop/shared/bus/projection-rows';
 import type { AddressBookEvent, AddressFields } from '../../address-book/events.ts';
 
 export const ADDRESSES_PROJECTION = 'checkout.addresses';
@@ -26,37 +27,49 @@ const FIELD_COLUMNS = [
   'zip_code',
 ];
 
+const tables = {
+  addresses: table('checkout.addresses', {
+    key: ['id'],
+    columns: ['id', 'user_id', 'position', 'created_at', 'updated_at', ...FIELD_COLUMNS, 'is_default'],
+    lookup: { column: 'user_id' },
+  }),
+};
+
+/** The address's fields as columns. */
+const fieldColumns = (fields: AddressFields) => {
+  const values = fieldValues(fields);
+  return Object.fromEntries(FIELD_COLUMNS.map((c, i) => [c, values[i]]));
+};
+
 /** checkout.addresses: every user's saved addresses, for the address book and the checkout picker. */
-export const addressesProjection = defineProjection<AddressBookEvent>({
+export const addressesReadModel = defineReadModel<AddressBookEvent, typeof tables>({
   name: ADDRESSES_PROJECTION,
   schema: 'checkout',
   sources: ['checkout'],
-  on: {
-    async AddressAdded({ userId, addressId, addedAt, ...fields }, tx, event) {
-      const params = FIELD_COLUMNS.map((_, i) => `$${i + 5}`).join(', ');
-      await tx.query(
-        `INSERT INTO checkout.addresses (id, user_id, position, created_at, updated_at, ${FIELD_COLUMNS.join(', ')})
-         VALUES ($1, $2, $3, $4, $4, ${params}) ON CONFLICT (id) DO NOTHING`,
-        [addressId, userId, event.streamVersion, addedAt, ...fieldValues(fields)],
-      );
+  tables,
+  evolve: {
+    AddressAdded({ userId, addressId, addedAt, ...fields }, { addresses }, event) {
+      addresses.insert({
+        id: addressId,
+        user_id: userId,
+        position: event.streamVersion,
+        created_at: addedAt,
+        updated_at: addedAt,
+        ...fieldColumns(fields),
+        is_default: false,
+      });
     },
-    async AddressUpdated({ userId, addressId, updatedAt, ...fields }, tx) {
-      const sets = FIELD_COLUMNS.map((c, i) => `${c} = $${i + 4}`).join(', ');
-      await tx.query(`UPDATE checkout.addresses SET updated_at = $3, ${sets} WHERE id = $1 AND user_id = $2`, [
-        addressId,
-        userId,
-        updatedAt,
-        ...fieldValues(fields),
-      ]);
+    AddressUpdated({ userId, addressId, updatedAt, ...fields }, { addresses }) {
+      if (addresses.get(addressId)?.user_id === userId)
+        addresses.update(addressId, { updated_at: updatedAt, ...fieldColumns(fields) });
     },
-    async AddressRemoved(d, tx) {
-      await tx.query(`DELETE FROM checkout.addresses WHERE id = $1 AND user_id = $2`, [d.addressId, d.userId]);
+    AddressRemoved(d, { addresses }) {
+      if (addresses.get(d.addressId)?.user_id === d.userId) addresses.delete(d.addressId);
     },
-    async DefaultAddressChanged(d, tx) {
-      await tx.query(`UPDATE checkout.addresses SET is_default = (id = $2) WHERE user_id = $1`, [
-        d.userId,
-        d.addressId,
-      ]);
+    DefaultAddressChanged(d, { addresses }) {
+      for (const row of addresses.rowsWhere(d.userId)) addresses.update(row.id, { is_default: row.id === d.addressId });
     },
   },
 });
+
+export const addressesProjection = readModelConsumer(addressesReadModel);

@@ -1,4 +1,5 @@
-import { defineProjection } from '@shop/shared/bus/projection';
+import { defineReadModel, readModelConsumer } from '@shop/shared/bus/projection-read-model';
+import { table } from '@shop/shared/bus/projection-rows';
 import type { CouponEvent, CouponTerms } from '../../coupon/events.ts';
 
 export const COUPONS_PROJECTION = 'checkout.coupons';
@@ -17,7 +18,7 @@ export const termValues = (t: CouponTerms) => [
   t.description,
   t.isActive,
 ];
-export const TERM_COLUMNS = [
+export const TERM_COLUMNS: readonly string[] = [
   'code',
   'discount_type',
   'discount_basis_points',
@@ -31,42 +32,52 @@ export const TERM_COLUMNS = [
   'is_active',
 ];
 
+const tables = {
+  coupons: table('checkout.coupons', {
+    key: ['id'],
+    columns: ['id', 'created_at', 'updated_at', ...TERM_COLUMNS, 'committed_uses', 'reserved_uses'],
+  }),
+};
+
 /** checkout.coupons: live coupons with their use counts, for the admin list and coupon validation. */
-export const couponsProjection = defineProjection<CouponEvent>({
+export const couponsReadModel = defineReadModel<CouponEvent, typeof tables>({
   name: COUPONS_PROJECTION,
   schema: 'checkout',
   sources: ['checkout'],
-  on: {
-    async CouponCreated({ couponId, createdAt, ...terms }, tx) {
-      const params = TERM_COLUMNS.map((_, i) => `$${i + 3}`).join(', ');
-      await tx.query(
-        `INSERT INTO checkout.coupons (id, created_at, updated_at, ${TERM_COLUMNS.join(', ')})
-         VALUES ($1, $2, $2, ${params}) ON CONFLICT (id) DO NOTHING`,
-        [couponId, createdAt, ...termValues(terms)],
-      );
+  tables,
+  evolve: {
+    CouponCreated({ couponId, createdAt, ...terms }, { coupons }) {
+      const values = termValues(terms);
+      coupons.insert({
+        id: couponId,
+        created_at: createdAt,
+        updated_at: createdAt,
+        ...Object.fromEntries(TERM_COLUMNS.map((c, i) => [c, values[i]])),
+        committed_uses: 0,
+        reserved_uses: 0,
+      });
     },
-    async CouponUpdated({ couponId, updatedAt, ...terms }, tx) {
-      const sets = TERM_COLUMNS.map((c, i) => `${c} = $${i + 3}`).join(', ');
-      await tx.query(`UPDATE checkout.coupons SET updated_at = $2, ${sets} WHERE id = $1`, [
-        couponId,
-        updatedAt,
-        ...termValues(terms),
-      ]);
+    CouponUpdated({ couponId, updatedAt, ...terms }, { coupons }) {
+      const values = termValues(terms);
+      coupons.update(couponId, {
+        updated_at: updatedAt,
+        ...Object.fromEntries(TERM_COLUMNS.map((c, i) => [c, values[i]])),
+      });
     },
-    async CouponDeleted(d, tx) {
-      await tx.query(`DELETE FROM checkout.coupons WHERE id = $1`, [d.couponId]);
+    CouponDeleted(d, { coupons }) {
+      coupons.delete(d.couponId);
     },
-    async CouponUseReserved(d, tx) {
-      await tx.query(`UPDATE checkout.coupons SET reserved_uses = reserved_uses + 1 WHERE id = $1`, [d.couponId]);
+    CouponUseReserved(d, { coupons }) {
+      coupons.add(d.couponId, 'reserved_uses', 1);
     },
-    async CouponUseReleased(d, tx) {
-      await tx.query(`UPDATE checkout.coupons SET reserved_uses = reserved_uses - 1 WHERE id = $1`, [d.couponId]);
+    CouponUseReleased(d, { coupons }) {
+      coupons.add(d.couponId, 'reserved_uses', -1);
     },
-    async CouponUseCommitted(d, tx) {
-      await tx.query(
-        `UPDATE checkout.coupons SET reserved_uses = reserved_uses - 1, committed_uses = committed_uses + 1 WHERE id = $1`,
-        [d.couponId],
-      );
+    CouponUseCommitted(d, { coupons }) {
+      coupons.add(d.couponId, 'reserved_uses', -1);
+      coupons.add(d.couponId, 'committed_uses', 1);
     },
   },
 });
+
+export const couponsProjection = readModelConsumer(couponsReadModel);
