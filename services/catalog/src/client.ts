@@ -5,3 +5,5 @@
  */
 export { InventoryHttpClient } from './inventory/inventory-http-client.ts';
 export { CatalogHistoryHttpClient } from './history/history-http-client.ts';
+// How the catalog counts a product's units on sale from its stock events: the order dashboard's figures count the same way.
+export { unitsOnSale } from './read-models/products/units-on-sale.ts';

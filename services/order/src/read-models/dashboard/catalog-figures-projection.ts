@@ -5,6 +5,7 @@ import { table } from '@shop/shared/bus/projection-rows';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import type { PubSub } from '@shop/shared/cache/types';
 import { announceFigures, FIGURE_CHANGED, type FigureChanged } from '../../push/dashboard-changes.ts';
+import { unitsOnSale } from '@shop/catalog/client';
 
 export const CATALOG_FIGURES_PROJECTION = 'orders.dashboard_catalog';
 
@@ -40,21 +41,6 @@ const tables = {
   }),
 };
 type Rows = RowsOf<typeof tables>;
-
-/**
- * A product's units the way catalog.products counts its quantity (products-projection.ts): the general
- * stock, never below 0, plus each offered size's stock, never below 0. A size no longer offered counts for
- * nothing.
- */
-function unitsOnSale(levels: ReadonlyArray<{ size: unknown; available: unknown }>, offered: readonly string[]) {
-  const labels = new Set(offered);
-  let general = 0;
-  let sum = 0;
-  for (const l of levels)
-    if (l.size === '') general = l.available as number;
-    else if (labels.has(l.size as string)) sum += Math.max(0, l.available as number);
-  return Math.max(0, general) + sum;
-}
 
 const tombstoned = ({ products }: Rows, productId: string) => products.get(productId)?.deleted === true;
 
