@@ -25,10 +25,26 @@ export function wants(consumer: EventConsumer, type: string): boolean {
  * handler's effect comes back with the outcome, for the caller to pass on once (and only if) `tx` commits.
  */
 export async function applyEvent(tx: PoolClient, consumer: EventConsumer, event: RecordedEvent): Promise<Applied> {
+  const claimed = await claimEvent(tx, consumer, event);
+  if (claimed !== 'claimed') return { outcome: claimed };
+  const effect = await consumer.handle(event, tx);
+  return effect === undefined ? { outcome: 'handled' } : { outcome: 'handled', effect };
+}
+
+/**
+ * applyEvent's first half: claims (consumer, stream) at the event's version, answering `claimed` when the
+ * consumer is to handle it now (in this transaction), else why not. A batch claims each of its events,
+ * then hands the claimed ones to the consumer's handleBatch at once.
+ */
+export async function claimEvent(
+  tx: PoolClient,
+  consumer: EventConsumer,
+  event: RecordedEvent,
+): Promise<'claimed' | 'ignored' | 'duplicate'> {
   // An unwanted type writes nothing: dedupe only needs the versions of handled events to increase, and
   // nobody waits on a consumer for an event it does not handle. (Six checkout consumers each recording
   // every checkout event was most of the write load of a sale.)
-  if (!wants(consumer, event.type)) return { outcome: 'ignored' };
+  if (!wants(consumer, event.type)) return 'ignored';
   const claim = await tx.query(
     `INSERT INTO ${schemaIdentifier(consumer.schema)}.consumer_streams AS cs (consumer, stream_id, stream_version)
      VALUES ($1, $2, $3)
@@ -36,9 +52,7 @@ export async function applyEvent(tx: PoolClient, consumer: EventConsumer, event:
        WHERE cs.stream_version < EXCLUDED.stream_version`,
     [consumer.name, event.streamId, event.streamVersion],
   );
-  if (claim.rowCount === 0) return { outcome: 'duplicate' };
-  const effect = await consumer.handle(event, tx);
-  return effect === undefined ? { outcome: 'handled' } : { outcome: 'handled', effect };
+  return claim.rowCount === 0 ? 'duplicate' : 'claimed';
 }
 
 /** Records that a consumer is done with a stream up to `version` (never moves it back). */

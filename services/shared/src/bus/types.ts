@@ -27,6 +27,12 @@ export interface EventConsumer<Effect = unknown> {
    */
   handle(event: RecordedEvent, tx: PoolClient): Promise<Effect | void>;
   /**
+   * Applies several events at once, in order, inside one transaction (a read model: its rows loaded once
+   * and written once per table), answering each event's effect. Optional: an adapter that delivers a batch
+   * hands it the events it claimed, and otherwise calls handle() once per event.
+   */
+  handleBatch?(events: readonly RecordedEvent[], tx: PoolClient): Promise<Array<Effect | undefined>>;
+  /**
    * Carries out the effects handle() returned for the events of one committed transaction, in event order
    * (cache invalidation, push, kicking a runner that calls other services). Called only when there is at
    * least one; a replay that rebuilt the consumer's tables calls it with [] (anything may have changed).

@@ -97,4 +97,39 @@ describe('PostgresLogSubscription', () => {
     ]);
     expect(await appliedUpTo('product-after-outage', 1, 10_000)).toBe(true);
   });
+
+  it('hands a consumer with handleBatch the claimed events of a poll at once, in order, leaving out duplicates', async () => {
+    const batches: string[][] = [];
+    const batching: EventConsumer = {
+      name: 'pg-log-batch-test',
+      schema: 'orders',
+      sources: ['catalog'],
+      handle: () => Promise.reject(new Error('handle() is not called when handleBatch is there')),
+      async handleBatch(events, tx) {
+        batches.push(events.map((e) => `${e.streamId}@${e.streamVersion}`));
+        for (const e of events) await tx.query('INSERT INTO orders.applied (event_id) VALUES ($1)', [e.eventId]);
+        return events.map(() => undefined);
+      },
+    };
+    for (let v = 0; v < 5; v++) await store.append('product-b', v, [{ type: 'StockAdjusted', data: { v } }]);
+    // product-b up to version 2 was applied before (a redelivery after a crash): only 3, 4 and 5 are handed on.
+    await db.pool.query(
+      `INSERT INTO orders.consumer_streams (consumer, stream_id, stream_version) VALUES ($1, 'product-b', 2)`,
+      [batching.name],
+    );
+    const s = new PostgresLogSubscription({ pool: db.pool, consumer: batching, pollIntervalMs: 60_000 });
+    subscriptions.push(s);
+    await s.start();
+    expect(
+      await waitForProjection({
+        pool: db.pool,
+        schema: 'orders',
+        consumer: batching.name,
+        streamId: 'product-b',
+        version: 5,
+        timeoutMs: 10_000,
+      }),
+    ).toBe(true);
+    expect(batches).toEqual([['product-b@3', 'product-b@4', 'product-b@5']]);
+  });
 });

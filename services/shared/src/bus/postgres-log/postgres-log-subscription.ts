@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { PostgresEventStore } from '../../eventstore/postgres-event-store.ts';
 import type { RecordedEvent } from '../../eventstore/types.ts';
-import { applyEvent, wants, type Applied } from '../apply-event.ts';
+import { applyEvent, claimEvent, wants, type Applied } from '../apply-event.ts';
 import {
   deliverEvent,
   reportDelivered,
@@ -207,6 +207,39 @@ export class PostgresLogSubscription implements Subscription {
     return { next: rows[0]?.pending ? 'soon' : 'idle', progressed };
   }
 
+  /** A batch's events applied one at a time (`at` tells which one is being applied, for a failure). */
+  private async applyInTurn(tx: PoolClient, events: RecordedEvent[], at: (i: number) => void): Promise<Applied[]> {
+    const results: Applied[] = [];
+    for (const [i, event] of events.entries()) {
+      at(i);
+      results.push(await applyEvent(tx, this.consumer, event));
+    }
+    return results;
+  }
+
+  /**
+   * A batch's events claimed one by one, then the claimed ones handed to the consumer's handleBatch at once
+   * (a read model loads and writes each of its tables once for the whole batch).
+   */
+  private async applyAtOnce(tx: PoolClient, events: RecordedEvent[]): Promise<Applied[]> {
+    const results: Applied[] = [];
+    const claimed: number[] = [];
+    for (const [i, event] of events.entries()) {
+      const outcome = await claimEvent(tx, this.consumer, event);
+      results.push({ outcome: outcome === 'claimed' ? 'handled' : outcome });
+      if (outcome === 'claimed') claimed.push(i);
+    }
+    if (claimed.length === 0) return results;
+    const effects = await this.consumer.handleBatch!(
+      claimed.map((i) => events[i]!),
+      tx,
+    );
+    claimed.forEach((i, n) => {
+      if (effects[n] !== undefined) results[i] = { outcome: 'handled', effect: effects[n] };
+    });
+    return results;
+  }
+
   /** Applies a poll's events; returns false if another instance had moved the checkpoint (cursor reloaded). */
   private async processBatch(source: string, events: RecordedEvent[], signal: AbortSignal): Promise<boolean> {
     if (!events.some((e) => wants(this.consumer, e.type))) return this.skipBatch(source, events);
@@ -217,11 +250,9 @@ export class PostgresLogSubscription implements Subscription {
     try {
       outcomes = await inTransaction(this.pool, async (tx) => {
         if (!(await this.holdsCheckpoint(tx, source))) return 'superseded' as const;
-        const results: Applied[] = [];
-        for (const [i, event] of events.entries()) {
-          failedIndex = i;
-          results.push(await applyEvent(tx, this.consumer, event));
-        }
+        const results = this.consumer.handleBatch
+          ? await this.applyAtOnce(tx, events)
+          : await this.applyInTurn(tx, events, (i) => (failedIndex = i));
         failedIndex = undefined;
         await this.saveCheckpoint(tx, source, events[events.length - 1]!);
         return results;
