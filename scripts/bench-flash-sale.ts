@@ -54,7 +54,10 @@ async function createProduct(base: string, token: string, name: string, quantity
 }
 
 const shop = await startShopUnderTest(mode, { RESERVATION_TTL_SECONDS: '900' });
-const db = new pg.Pool({ connectionString: shop.databaseUrl, max: concurrency + 4 });
+const db = new pg.Pool({ connectionString: shop.databaseUrl, max: 4 });
+// The reference loop's own connections, closed before the race: held idle, they would take the shop's
+// Postgres connections (max_connections) away from it during the race.
+const ref = new pg.Pool({ connectionString: shop.databaseUrl, max: concurrency });
 const probe = showDbActivity ? new DbActivityProbe(db) : undefined;
 const snapshot = async (): Promise<Snapshot> => ({
   db: await probe?.read(),
@@ -68,10 +71,10 @@ try {
 
   // ---- 0. the reference first, while the shop is idle: its pools and these 64 connections together
   // would pass Postgres's default max_connections during the race ----
-  await db.query(
+  await ref.query(
     `CREATE TABLE IF NOT EXISTS public.bench_reference_stock (id int PRIMARY KEY, available int NOT NULL)`,
   );
-  await db.query(
+  await ref.query(
     `INSERT INTO public.bench_reference_stock VALUES (1, 10000000) ON CONFLICT (id) DO UPDATE SET available = 10000000`,
   );
   let refOk = 0;
@@ -81,7 +84,7 @@ try {
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < refUntil) {
         const s = performance.now();
-        const r = await db.query(
+        const r = await ref.query(
           `UPDATE public.bench_reference_stock SET available = available - 1 WHERE id = 1 AND available > 0`,
         );
         refMs.push(performance.now() - s);
@@ -89,7 +92,8 @@ try {
       }
     }),
   );
-  await db.query(`DROP TABLE public.bench_reference_stock`);
+  await ref.query(`DROP TABLE public.bench_reference_stock`);
+  await ref.end();
   const refRate = refOk / duration;
 
   // ---- 1. the race: N buyers for S units ----
