@@ -327,6 +327,11 @@ describe('issue 27 defect 2: a new checkout replaces the buyer’s unpaid one', 
     // the old dialog still pays: its stock is held by the newer checkout, so it is refunded, never both
     const late = await verify(buyer, await pay(older.body.id));
     expect(late.status).toBe(409);
+    // the same words whether verify or the provider's webhook reported the payment first: it did not expire
+    expect(late.body).toEqual({
+      message:
+        'This payment could not be accepted; it will be refunded. If you still want the items, please place the order again.',
+    });
     await waitUntil(async () => (await outcomeOf(older.body.id)).refunded === 1, 'the late payment to be refunded');
     expect(await outcomeOf(older.body.id)).toEqual({ orders: 0, refundsDue: 1, refunded: 1 });
     // the newer checkout is still the buyer's and pays normally

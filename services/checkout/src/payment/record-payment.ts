@@ -9,6 +9,7 @@ import {
   mayRevive,
   PAYMENT,
   PaymentAfterExpiryError,
+  PaymentRefundDueError,
   type PaymentCommand,
   type PaymentOrderState,
 } from './decider.ts';
@@ -65,6 +66,10 @@ export async function recordPaid(
         { inventory: p.inventory, coupons: p.coupons, logger: p.logger },
         { reservationId: revivalReservationId(paymentId), couponCode: null },
       );
+    // A checkout its buyer ended (cancelled, failed, replaced by a newer one) did not expire: its payment could
+    // not be accepted, whichever report (verify or a webhook) came first. Only a lapsed hold's payment arrived
+    // after the reservation expired.
+    if (mayRevive((await loadPayment(p, orderId)).state)) throw new PaymentRefundDueError();
     throw err;
   }
 }
