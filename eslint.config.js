@@ -53,7 +53,7 @@ const services = fs.existsSync('services')
 const COMPOSITION_ROOT = 'gateway';
 // Packages every service may import whole: the shared library, and the Razorpay sandbox, which stands in for
 // an outside company and owns Razorpay's signature algorithm (checkout's provider verifies with it).
-const LIBRARIES = ['shared', 'razorpay-sandbox'];
+const LIBRARIES = ['shared', 'razorpay-sandbox', 'shiprocket-sandbox'];
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const serviceIsolation = services
   .filter((name) => name !== COMPOSITION_ROOT)
@@ -104,6 +104,7 @@ const SCHEMA_OF = {
   checkout: 'checkout',
   order: 'orders',
   'razorpay-sandbox': 'razorpay_sandbox',
+  'shiprocket-sandbox': 'shiprocket_sandbox',
 };
 const foreignSchemaRule = {
   meta: {

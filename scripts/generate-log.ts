@@ -281,10 +281,28 @@ async function newUser(shop: Shop): Promise<void> {
   );
 }
 
-/** A shopper changes their phone and gender. */
+/** A shopper resets their password through an e-mailed link, then changes their phone and gender. */
 async function updateProfile(shop: Shop): Promise<void> {
   const u = shop.pick(shop.users);
   const at = shop.now();
+  const gender = shop.pick(['Male', 'Female', 'Other'] as const);
+  const expiresAt = new Date(Date.parse(at) + 30 * 60_000).toISOString();
+  const tokenHash = createHash('sha256').update(`reset-${u.id}-${at}`).digest('hex');
+  await shop.out.emit(
+    'accounts',
+    `user-${u.id}`,
+    { type: 'PasswordResetRequested', data: { userId: u.id, tokenHash, requestedAt: at, expiresAt } },
+    { actor: u.id, occurredAt: at },
+  );
+  await shop.out.emit(
+    'accounts',
+    `user-${u.id}`,
+    {
+      type: 'PasswordReset',
+      data: { userId: u.id, passwordHash: `scrypt$reset-${tokenHash.slice(0, 8)}`, resetAt: at },
+    },
+    { actor: u.id, occurredAt: at },
+  );
   await shop.out.emit(
     'accounts',
     `user-${u.id}`,
@@ -296,7 +314,7 @@ async function updateProfile(shop: Shop): Promise<void> {
         email: u.email,
         phone: '+919811111111',
         dob: null,
-        gender: shop.pick(['Male', 'Female', 'Other']),
+        gender,
         updatedAt: at,
       },
     },
@@ -717,9 +735,101 @@ async function placeOrder(shop: Shop, sale: Sale, paidAt: string): Promise<void>
     },
     { actor: sale.user.id, occurredAt: paidAt },
   );
+  // Its shipment (the AWB is assigned at once); each delivery step below comes with the tracking update.
+  const awb = `SB${String(shop.orders).padStart(10, '0')}`;
+  const shippedAt = now();
+  await out.emit(
+    'orders',
+    stream,
+    {
+      type: 'ShipmentCreated',
+      data: {
+        orderNumber,
+        shipmentId: `ship_${shop.orders}`,
+        providerOrderId: String(shop.orders),
+        awb,
+        courier: 'Sandbox Express',
+        trackingUrl: `https://shiprocket.co/tracking/${awb}`,
+        shippingStatus: 'AWB ASSIGNED',
+        createdAt: shippedAt,
+      },
+    },
+    { actor: 'shipping', occurredAt: shippedAt },
+  );
   const steps = Math.floor(rnd() * 3);
   const path = ['Processing', 'Out for Delivery', 'Delivered'] as const;
+  if (steps === 0 && rnd() < 0.1) {
+    // Cancelled before it left (by the shopper, or an admin with a reason), then refunded.
+    const cancelledAt = now();
+    const byShopper = rnd() < 0.5;
+    await out.emit(
+      'orders',
+      stream,
+      {
+        type: 'OrderCancelled',
+        data: {
+          orderNumber,
+          userId: sale.user.id,
+          reason: byShopper ? 'Cancelled by the customer' : 'Out of stock at the warehouse',
+          cancelledBy: byShopper ? sale.user.id : 'admin',
+          cancelledAs: byShopper ? 'shopper' : 'admin',
+          cancelledAt,
+          razorpayOrderId: sale.razorpayOrderId,
+          razorpayPaymentId: `pay_${sale.razorpayOrderId.slice(6)}`,
+          couponCode: details.couponCode,
+          totalPaise: details.totalPaise,
+        },
+      },
+      { actor: byShopper ? sale.user.id : 'admin', occurredAt: cancelledAt },
+    );
+    // Its shipment cancelled at Shiprocket (the parcel was still awaiting pickup), half a second later: the clock
+    // always moves a second or more, so this is before the refund, and the log's other draws stay as they were.
+    const shipmentCancelledAt = new Date(Date.parse(cancelledAt) + 500).toISOString();
+    await out.emit(
+      'orders',
+      stream,
+      { type: 'ShipmentCancelled', data: { orderNumber, awb, cancelledAt: shipmentCancelledAt } },
+      { actor: 'shipping', occurredAt: shipmentCancelledAt },
+    );
+    const refundedAt = now();
+    await out.emit(
+      'orders',
+      stream,
+      {
+        type: 'OrderRefunded',
+        data: { orderNumber, refundId: `rfnd_${shop.orders}`, amountPaise: details.totalPaise, refundedAt },
+      },
+      { actor: 'refunding', occurredAt: refundedAt },
+    );
+    if (sale.coupon)
+      await out.emit(
+        'checkout',
+        `coupon-${sale.coupon.id}`,
+        {
+          type: 'CouponUseReturned',
+          data: { couponId: sale.coupon.id, reservationId: sale.reservationId, returnedAt: cancelledAt },
+        },
+        { actor: 'cancellation', correlationId: sale.reservationId, occurredAt: cancelledAt },
+      );
+    return;
+  }
   for (let s = 0; s < steps; s++) {
+    const updatedAt = now();
+    await out.emit(
+      'orders',
+      stream,
+      {
+        type: 'ShippingStatusUpdated',
+        data: {
+          orderNumber,
+          awb,
+          shippingStatus: s === 0 ? 'OUT FOR DELIVERY' : 'DELIVERED',
+          updatedAt,
+          source: 'webhook',
+        },
+      },
+      { actor: 'shiprocket', occurredAt: updatedAt },
+    );
     const changedAt = now();
     await out.emit(
       'orders',

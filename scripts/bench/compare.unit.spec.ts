@@ -39,6 +39,40 @@ describe('bench compare', () => {
     });
   });
 
+  it("reads the per-phase, answer-time and target tables by row and column, leaving out cells that are not measured ('-')", () => {
+    const f = figuresOf(`
+when the race's answers came (ms since the race's start):
+| answered | count | first | p50 | p99 | last |
+|---|---:|---:|---:|---:|---:|
+| verifies | 30 | 1538.6 | 1551.9 | 1583.5 | 1583.5 |
+
+per phase: CPU is user+system from /proc; the bench: this process (process.cpuUsage).
+| phase | shop CPU µs | Postgres CPU µs | bench CPU µs | commits | of which wrote | SQL statements |
+|---|---:|---:|---:|---:|---:|---:|
+| refusals only: 300 create-orders, sold out (per refusal) | 5320 | 212 | 948 | 0.30 | - | - |
+
+against the targets (issue 24):
+| figure | measured | target |
+|---|---:|---:|
+| SQL statements per purchase | - | 25 |
+| shop CPU per refusal (ms) | 1.28 | 0.3 |
+`);
+    expect(Object.fromEntries(f)).toEqual({
+      'verifies · count': 30,
+      'verifies · first': 1538.6,
+      'verifies · p50': 1551.9,
+      'verifies · p99': 1583.5,
+      'verifies · last': 1583.5,
+      'refusals only: 300 create-orders, sold out (per refusal) · shop CPU µs': 5320,
+      'refusals only: 300 create-orders, sold out (per refusal) · Postgres CPU µs': 212,
+      'refusals only: 300 create-orders, sold out (per refusal) · bench CPU µs': 948,
+      'refusals only: 300 create-orders, sold out (per refusal) · commits': 0.3,
+      'SQL statements per purchase · target': 25,
+      'shop CPU per refusal (ms) · measured': 1.28,
+      'shop CPU per refusal (ms) · target': 0.3,
+    });
+  });
+
   it('gives each figure its mean ± standard error on both sides and the change', () => {
     const run = (s: number, cpu: number) =>
       new Map([

@@ -74,3 +74,13 @@ export function processesCpuSeconds(
   walk(root);
   return total;
 }
+
+/** CPU seconds (user + system) so far of each of `pids` still running (e.g. a shared Postgres's backends). */
+export function cpuSecondsOf(pids: number[]): Map<number, number> {
+  const seconds = new Map<number, number>();
+  for (const pid of pids) {
+    const stat = readStat(pid);
+    if (stat) seconds.set(pid, stat.cpuSeconds);
+  }
+  return seconds;
+}

@@ -2,12 +2,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { createFreshDatabase } from '@shop/test-support/fresh-database';
 import { startMockKafka } from '@shop/test-support/kafka-broker';
+import { freePortRun } from '@shop/test-support/port-run';
 import { Stops } from '@shop/test-support/stops';
 import { startDistributed, startProcess, waitForHealthy, type Proc } from '../distributed-processes.ts';
 export { freePort } from '../../services/shared/src/db/free-port.ts';
-import { freePort } from '../../services/shared/src/db/free-port.ts';
+import { startEmbeddedPostgres } from '../../services/shared/src/db/embedded-postgres.ts';
 
 export const BENCH_ADMIN = { email: 'bench-admin@shop.local', password: 'bench-admin-pass' };
 
@@ -21,12 +23,20 @@ export interface ShopUnderTest {
 /**
  * embedded: one process, embedded Postgres in a temp folder. distributed: gateway + services as processes on
  * a fresh database of DATABASE_URL (default the machine's Postgres), REDIS_URL (default local Redis) and
- * KAFKA_BROKERS (default a mock broker started here).
+ * KAFKA_BROKERS (default a mock broker started here). `countStatements` (embedded): the shop's Postgres loads
+ * pg_stat_statements (the machine's Postgres of distributed mode is left as it is).
  */
-export async function startShopUnderTest(mode: string, extraEnv: Record<string, string> = {}): Promise<ShopUnderTest> {
+export async function startShopUnderTest(
+  mode: string,
+  extraEnv: Record<string, string> = {},
+  opts: { countStatements?: boolean } = {},
+): Promise<ShopUnderTest> {
   const stops = new Stops((e: unknown) => console.error('cleanup:', e));
   const dataDir = stops.tempDir('bench-shop-');
-  const port = await freePort();
+  // Ports below the ephemeral range, free as a run: a port the OS picked (freePort) can be taken by an
+  // outgoing connection before the shop binds it, which failed the run after a heavy one with EADDRINUSE.
+  const ports = await freePortRun();
+  const port = ports.gatewayPort;
   const env: Record<string, string | undefined> = {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
@@ -51,9 +61,10 @@ export async function startShopUnderTest(mode: string, extraEnv: Record<string, 
         brokers = k.brokers;
       }
       env.KAFKA_BROKERS = brokers;
-      const shop = await startDistributed({ env, gatewayPort: port, firstServicePort: await freePort() });
+      const shop = await startDistributed({ env, ...ports });
       stops.push(shop.stop);
     } else {
+      if (opts.countStatements) await preparePostgres(path.join(dataDir, 'postgres'));
       const shopEnv = {
         ...env,
         DATABASE_URL: undefined,
@@ -84,6 +95,24 @@ export async function startShopUnderTest(mode: string, extraEnv: Record<string, 
     throw err;
   }
   return { base: `http://127.0.0.1:${port}`, databaseUrl, stop: () => stops.stopAll() };
+}
+
+/**
+ * Creates the embedded shop's Postgres data folder before the shop starts, set to load pg_stat_statements
+ * (ALTER SYSTEM, read at the next start: the shop's), so that the benchmark can count the SQL statements a
+ * purchase costs. The shop then starts this server on its data as it would a server it had created; only the
+ * preload differs (its bookkeeping per statement is part of the Postgres CPU the benchmark measures).
+ */
+async function preparePostgres(dataDir: string): Promise<void> {
+  const server = await startEmbeddedPostgres({ dataDir, database: 'shop' });
+  try {
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    await client.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
+    await client.end();
+  } finally {
+    await server.stop();
+  }
 }
 
 export async function adminToken(base: string): Promise<string> {

@@ -202,7 +202,7 @@ main() {
   ADMIN_PASSWORD="ct-$(openssl rand -hex 12)"
   POSTGRES_PASSWORD="$(openssl rand -hex 16)"
   export JWT_SECRET ADMIN_PASSWORD POSTGRES_PASSWORD
-  export ADMIN_EMAIL=admin@shop.local RAZORPAY_SANDBOX=true SHOP_PORT="$PORT" SHOP_IMAGE=localhost/kapda-shop:ct
+  export ADMIN_EMAIL=admin@shop.local RAZORPAY_SANDBOX=true SHIPROCKET_SANDBOX=true MAIL_SANDBOX=true SHOP_PORT="$PORT" SHOP_IMAGE=localhost/kapda-shop:ct
   # The Kafka mock rebalances a group only after a silent member's session: a restarted service rejoins sooner.
   export KAFKA_SESSION_TIMEOUT_MS=6000
 

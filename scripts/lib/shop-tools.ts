@@ -82,6 +82,7 @@ export async function openShopTools(env: NodeJS.ProcessEnv = process.env): Promi
       gatewayUrl: 'http://127.0.0.1:1',
       // Never called here (no HTTP): verify is the only caller.
       waitForOrder: async () => null,
+      allocateOrderNumbers: async () => [],
     });
     const order = createOrderService(ctx, { history: { catalog: catalog.history, checkout: checkout.history } });
     const modules = [createAccountsService(ctx), catalog, checkout, order];

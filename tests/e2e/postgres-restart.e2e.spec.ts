@@ -181,12 +181,14 @@ describe('the Postgres server restarts under load (embedded mode on an external 
     for (const a of asked) {
       if ((a.status as number) < 400) continue;
       if (a.what === 'health') {
-        // health's own answer: degraded, naming the dependency that is down
+        // health's own answer: degraded, naming a dependency that is down (Postgres; or, caught while the server
+        // shuts down with its pool's probe still answered, the event bus on it: 'the database system is shutting down')
         expect(a.status).toBe(503);
         expect(a.body, JSON.stringify(a)).toMatchObject({ status: 'degraded', service: 'shop' });
-        expect((a.body as { dependencies: Array<{ name: string; ok: boolean }> }).dependencies).toContainEqual(
-          expect.objectContaining({ name: 'postgres', ok: false }),
-        );
+        expect(
+          (a.body as { dependencies: Array<{ name: string; ok: boolean }> }).dependencies.filter((d) => !d.ok),
+          JSON.stringify(a.body),
+        ).not.toEqual([]);
       } else if (a.what === 'sandbox pay') {
         // the sandbox stands in for Razorpay, and answers in Razorpay's error shape
         const error = (a.body as { error?: { description?: unknown } } | undefined)?.error;
@@ -196,6 +198,14 @@ describe('the Postgres server restarts under load (embedded mode on an external 
     // Health: 503 (degraded, postgres down) during the outage, 200 after.
     const health = asked.filter((a) => a.what === 'health');
     expect(health.some((a) => a.phase === 'down' && a.status === 503)).toBe(true);
+    const postgresDown = (a: Asked) =>
+      (a.body as { dependencies?: Array<{ name: string; ok: boolean }> } | undefined)?.dependencies?.some(
+        (d) => d.name === 'postgres' && !d.ok,
+      );
+    expect(
+      health.some((a) => a.phase === 'down' && postgresDown(a)),
+      'a health answer naming Postgres down',
+    ).toBe(true);
     expect(health.filter((a) => a.phase === 'after').at(-1)?.status).toBe(200);
     expect(s.child.exitCode, 'the shop process is still running').toBeNull();
 
@@ -226,13 +236,28 @@ describe('the Postgres server restarts under load (embedded mode on an external 
           .filter(([, orderNumber]) => orderNumber)
           .map(([id, orderNumber]) => ({ id, orderNumber, who: 'a buyer' })),
       );
-      // No unit oversold: the stock streams balance, and what they sold is what the orders hold.
+      // No unit oversold: the stock streams balance, and what they sold is what the orders hold, once the
+      // settlements (carried out after the orders' commits, a failed one retried) have moved the orders' holds to
+      // sold: an order placed just after the restart may not be settled yet when the last payment became an order.
       const soldInOrders = orders
         .flatMap((o) => o.items)
         .filter((i) => i.Product.id === productId)
         .reduce((sum, i) => sum + i.orderedQuantity, 0);
-      const ledger = await expectLedgerBalanced(db, productId, STOCK, 'at the end');
-      expect(ledger.sold).toBe(soldInOrders);
+      let ledger = await expectLedgerBalanced(db, productId, STOCK, 'at the end');
+      await waitUntil(
+        async () => {
+          ledger = await expectLedgerBalanced(db, productId, STOCK, 'while the orders settle');
+          return ledger.sold === soldInOrders;
+        },
+        `the stock streams to have sold the ${soldInOrders} units the orders hold`,
+        60_000,
+      ).catch(async (err: unknown) => {
+        const pending = await db.query('SELECT action, attempts, last_error FROM checkout.pending_settlements');
+        throw new Error(
+          `${(err as Error).message}; sold ${ledger.sold}, held ${ledger.held}; pending settlements ${JSON.stringify(pending.rows)}`,
+          { cause: err },
+        );
+      });
       expect(ledger.sold).toBeLessThanOrEqual(STOCK);
     } finally {
       await db.end();

@@ -35,6 +35,10 @@ export type TokenKind =
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
 
+/** One issue time for every box of a process, so two generators of one seed mint the same bytes (a box
+ * built a second later than another used to differ in `iat`). */
+const MINTED_AT = Math.floor(Date.now() / 1000);
+
 export class TokenBox {
   private readonly tokens: Record<string, string>;
 
@@ -45,12 +49,13 @@ export class TokenBox {
       email: u.email,
       name: 'Fuzz',
       isAdmin,
+      iat: MINTED_AT,
     });
-    const now = Math.floor(Date.now() / 1000);
+    const now = MINTED_AT;
     this.tokens = {
       user: user.token,
       admin: admin.token,
-      service: jwt.sign({ email: '', name: 'checkout', isAdmin: false }, jwtSecret, {
+      service: jwt.sign({ email: '', name: 'checkout', isAdmin: false, iat: now }, jwtSecret, {
         subject: 'service:checkout',
         expiresIn: '1h',
       }),
@@ -63,8 +68,8 @@ export class TokenBox {
         { expiresIn: '1h' },
       ),
       'claims-admin': jwt.sign(claims(user, true), jwtSecret, { expiresIn: '1h' }),
-      'sub-not-string': jwt.sign({ sub: 12345, isAdmin: true } as object, jwtSecret, { expiresIn: '1h' }),
-      'service-unknown': jwt.sign({ isAdmin: true }, jwtSecret, { subject: 'service:evil', expiresIn: '1h' }),
+      'sub-not-string': jwt.sign({ sub: 12345, isAdmin: true, iat: now } as object, jwtSecret, { expiresIn: '1h' }),
+      'service-unknown': jwt.sign({ isAdmin: true, iat: now }, jwtSecret, { subject: 'service:evil', expiresIn: '1h' }),
       huge: jwt.sign({ ...claims(user, false), pad: 'x'.repeat(6000) }, jwtSecret, { expiresIn: '1h' }),
     };
   }

@@ -8,9 +8,9 @@ import type { z } from 'zod';
 import type { Rng } from '@shop/test-support/prng';
 import { FileValue, setKey } from './json-text.ts';
 
-/** The smallest PNG signature and header: enough for the shop's image sniffing. */
+/** A 1 x 1 PNG that decodes (the shop re-encodes every upload, so a bare signature and header is refused). */
 export const TINY_PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4a80000000049454e44ae426082',
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da636460f85f0f0002870180eb47ba920000000049454e44ae426082',
   'hex',
 );
 

@@ -39,6 +39,23 @@ describe('order history (admin endpoint and npm run audit)', () => {
   it('holds the payment, the stock reservation and the order with their actors, in log order', async () => {
     const product = await createProduct('Audit Kurta');
     const orderNumber = await buyThroughSandbox(shop, 1, [{ productId: product, quantity: 2 }]);
+    // The shipment is made at the built-in Shiprocket sandbox after the order is placed; the courier picks
+    // the parcel up (the sandbox's tracking webhook) before the admin moves the order along by hand.
+    const awb = await waitUntil(async () => {
+      const list = await shop.api<{ orderNumber: string; shiprocketAWB: string | null }[]>(
+        'GET',
+        '/api/orders/admin/all',
+        {
+          token: admin,
+        },
+      );
+      return list.body.find((o) => o.orderNumber === orderNumber)?.shiprocketAWB;
+    }, 'the shipment');
+    expect((await shop.api('POST', `/shiprocket-sandbox/sandbox/shipments/${awb}/advance`)).status).toBe(200);
+    await waitUntil(
+      async () => (await history(orderNumber, admin)).body.events.some((e) => e.type === 'ShippingStatusUpdated'),
+      'the tracking update',
+    );
     for (const deliveryStatus of ['Out for Delivery', 'Delivered'])
       expect(
         (
@@ -48,12 +65,26 @@ describe('order history (admin endpoint and npm run audit)', () => {
           })
         ).status,
       ).toBe(200);
-    // The sale's stock commit is made by the settlement consumer, after the answer: wait for it.
+    // The sale's stock commit is made by the settlement consumer, and the order's e-mails are sent, after the
+    // answers: wait for them.
     const events = await waitUntil(async () => {
       const r = await history(orderNumber, admin);
       expect(r.status).toBe(200);
-      return r.body.events.some((e) => e.type === 'StockCommitted') ? r.body.events : undefined;
-    }, 'the sale to be committed');
+      const committed = r.body.events.some((e) => e.type === 'StockCommitted');
+      const mailed = r.body.events.filter((e) => e.type === 'OrderEmailSent').length === 4;
+      return committed && mailed ? r.body.events : undefined;
+    }, 'the sale to be committed and its four e-mails sent');
+    // The e-mails sent about the order (placed, shipped, out for delivery, delivered) are part of its history.
+    expect(
+      events.filter((e) => e.type === 'OrderEmailSent').map((e) => [e.streamId, (e.data as { kind: string }).kind]),
+    ).toEqual(
+      expect.arrayContaining([
+        [`mails-${orderNumber}`, 'order-placed'],
+        [`mails-${orderNumber}`, 'shipped'],
+        [`mails-${orderNumber}`, 'out-for-delivery'],
+        [`mails-${orderNumber}`, 'delivered'],
+      ]),
+    );
 
     const types = events.map((e) => e.type);
     const at = (type: string) => types.indexOf(type);
@@ -80,6 +111,16 @@ describe('order history (admin endpoint and npm run audit)', () => {
       [adminId, 'Delivered'],
     ]);
     expect(at('OrderPlaced')).toBeLessThan(types.lastIndexOf('DeliveryStatusChanged'));
+    // The shipment and its tracking, on the order's stream, in log order.
+    const shipment = events[at('ShipmentCreated')]!;
+    expect(shipment).toMatchObject({ source: 'orders', streamId: `order-${orderNumber}`, actor: 'shipping' });
+    expect(shipment.data).toMatchObject({ awb, shippingStatus: 'AWB ASSIGNED' });
+    const tracked = events[at('ShippingStatusUpdated')]!;
+    expect(tracked).toMatchObject({ streamId: `order-${orderNumber}`, actor: 'shiprocket' });
+    expect(tracked.data).toMatchObject({ awb, shippingStatus: 'PICKED UP', source: 'webhook' });
+    expect(at('OrderPlaced')).toBeLessThan(at('ShipmentCreated'));
+    expect(at('ShipmentCreated')).toBeLessThan(at('ShippingStatusUpdated'));
+    expect(at('ShippingStatusUpdated')).toBeLessThan(at('DeliveryStatusChanged'));
     for (const e of events) {
       expect(e.position).toMatch(/^\d+$/);
       expect(new Date(e.time).toISOString()).toBe(e.time);
@@ -103,6 +144,9 @@ describe('order history (admin endpoint and npm run audit)', () => {
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(`order ${orderNumber}: ${events.length} events`);
     expect(text.stdout).toMatch(/orders#\d+ +\d{4}-\d\d-\d\d [\d:.]+ IST {2}DeliveryStatusChanged/);
+    expect(text.stdout).toMatch(/orders#\d+ +\d{4}-\d\d-\d\d [\d:.]+ IST {2}ShipmentCreated/);
+    expect(text.stdout).toMatch(/orders#\d+ +\d{4}-\d\d-\d\d [\d:.]+ IST {2}ShippingStatusUpdated/);
+    expect(text.stdout).toContain(awb);
     expect(text.stdout).toContain(`actor: ${adminId}`);
     const byPayment = await runScript('audit', ['payment', payment.slice('payment-'.length), '--json'], env);
     expect((JSON.parse(byPayment.stdout) as { events: HistoryEntry[] }).events.map((e) => e.eventId)).toEqual(

@@ -109,12 +109,23 @@ beforeAll(async () => {
         );
     }
   }
+  const list = async () =>
+    (
+      await shop.api<
+        { orderNumber: string; deliveryStatus: string; shiprocketAWB: string | null; shiprocketStatus: string | null }[]
+      >('GET', '/api/orders/admin/all', { token: admin })
+    ).body;
   const sellable = products.filter((_, i) => i % 5 !== 4 && i % 3 !== 0);
   for (let i = 0; i < 30; i++) {
     const orderNumber = await buyThroughSandbox(shop, 100 + i, [
       { productId: sellable[i % sellable.length]!, quantity: 1 + (i % 2) },
     ]);
     commands += 3;
+    // Shipped first (an order moved on by hand before its shipment is made is not shipped).
+    await waitUntil(
+      async () => (await list()).find((o) => o.orderNumber === orderNumber)?.shiprocketAWB,
+      'the shipment',
+    );
     const statuses = ['Out for Delivery', 'Delivered'].slice(0, i % 3);
     for (const deliveryStatus of statuses)
       await ok(
@@ -122,7 +133,56 @@ beforeAll(async () => {
         'status',
       );
     if (i % 4 === 0) await ok(shop.api('PATCH', `/api/orders/admin/${orderNumber}/seen`, { token: admin }), 'seen');
+    // Some are cancelled (not delivered ones): OrderCancelled, the stock and refund it sets off, OrderRefunded.
+    if (i % 5 === 1 && i % 3 !== 2)
+      await ok(
+        shop.api('PATCH', `/api/orders/admin/${orderNumber}/cancel`, { token: admin, body: { reason: `Reason ${i}` } }),
+        'cancel',
+      );
   }
+  // Every order gets its shipment (the built-in Shiprocket sandbox) unless it was cancelled before; some parcels
+  // move on by tracking webhooks, one comes back (return to origin).
+  const shipped = await waitUntil(
+    async () => {
+      const orders = await list();
+      return orders.length === 30 && orders.every((o) => o.shiprocketAWB || o.deliveryStatus === 'Cancelled')
+        ? orders.filter((o) => o.shiprocketAWB)
+        : null;
+    },
+    'every order to be shipped',
+    60_000,
+  );
+  const moves: Array<[string, unknown]> = [];
+  for (const [i, o] of shipped.slice(0, 6).entries())
+    for (let step = 0; step <= i % 3; step++) moves.push([o.shiprocketAWB!, {}]);
+  moves.push([shipped[6]!.shiprocketAWB!, { status: 'RTO INITIATED' }]);
+  for (const [awb, body] of moves)
+    await ok(shop.api('POST', `/shiprocket-sandbox/sandbox/shipments/${awb}/advance`, { body }), 'advance');
+  await waitUntil(
+    async () =>
+      (await list()).find((o) => o.shiprocketAWB === shipped[6]!.shiprocketAWB)?.shiprocketStatus === 'RTO INITIATED',
+    'the tracking webhooks',
+  );
+  await waitUntil(
+    async () =>
+      Number(
+        (await shop.db.pool.query(`SELECT count(*) AS n FROM orders.events WHERE type = 'ShippingStatusUpdated'`))
+          .rows[0].n,
+      ) === moves.length,
+    'every tracking webhook to be recorded',
+  );
+  // The cancellations' stock returns and refunds are carried out after their commits: wait for them too.
+  await waitUntil(
+    async () =>
+      (
+        await shop.db.pool.query<{ n: number }>(
+          `SELECT ((SELECT count(*) FROM checkout.pending_refunds) + (SELECT count(*) FROM checkout.pending_settlements)
+                  + (SELECT count(*) FROM orders.orders WHERE refund_status = 'Pending'))::int AS n`,
+        )
+      ).rows[0]!.n === 0,
+    'the cancelled orders refunded',
+    30_000,
+  );
   await waitUntil(caughtUp, 'every consumer to catch up', 30_000);
 }, 300_000);
 afterAll(() => shop?.stop());
@@ -133,6 +193,10 @@ describe('npm run replay', () => {
     const before = await tableChecksums(shop.db.pool, TABLES);
     const headsBefore = await heads();
     expect(Number(before['orders.orders']!.split(':')[0])).toBe(30);
+    const { rows: cancelled } = await shop.db.pool.query(
+      `SELECT order_number FROM orders.orders WHERE delivery_status = 'Cancelled' AND payment_status = 'Refunded'`,
+    );
+    expect(cancelled).toHaveLength(4);
 
     const replay = await runScript('replay', ['--all'], env);
     expect(replay.code, replay.stderr + replay.stdout).toBe(0);

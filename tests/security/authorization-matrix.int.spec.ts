@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_TABLE } from '../../services/gateway/src/route-table.ts';
 import type { RouteSpec } from '../../services/shared/src/http/route-table.ts';
 import { QUERY_TOKEN_PATHS } from '../../services/shared/src/auth/tokens.ts';
+import { photoRenditions } from '../../services/shared/src/contracts/photo-renditions.ts';
+import { PNG_1X1 } from '@shop/test-support/fixtures';
+import { multipartForm } from '@shop/test-support/http';
 import { startTestShop, type TestShop } from '@shop/test-support/test-shop';
 import {
   CREDENTIALS,
@@ -65,12 +68,19 @@ beforeAll(async () => {
     token: shopper.token,
     body: { rating: 5, text: 'Lovely fabric' },
   });
-  for (const r of [collection, section, coupon, testimonial]) expect(r.status, JSON.stringify(r.body)).toBe(201);
+  const photo = await shop.api<{ image: string }>('POST', '/api/collections', {
+    token: admin,
+    form: multipartForm({ name: 'Photographed' }, [
+      { field: 'image', bytes: PNG_1X1, type: 'image/png', name: 'p.png' },
+    ]),
+  });
+  for (const r of [collection, section, coupon, testimonial, photo]) expect(r.status, JSON.stringify(r.body)).toBe(201);
   ids.set('/api/products/', productId);
   ids.set('/api/collections/', collection.body.id);
   ids.set('/api/home/sections/', section.body.id);
   ids.set('/api/coupons/', coupon.body.id);
   ids.set('/api/testimonials/admin/', testimonial.body.id);
+  ids.set('/api/photos/', photoRenditions(photo.body.image)!.id);
   ids.set('/api/addresses/', await addAddress(shop, shopper));
   ids.set(':orderNumber', (await buyAs(shop, shopper, productId)).orderNumber);
 });

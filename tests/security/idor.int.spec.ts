@@ -1,3 +1,4 @@
+import { waitUntil } from '@shop/test-support/wait-until';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPay } from '../../services/razorpay-sandbox/src/sandbox-pay.ts';
 import { ROUTE_TABLE } from '../../services/gateway/src/route-table.ts';
@@ -137,6 +138,14 @@ describe("IDOR: shopper B and shopper A's things", () => {
       customerEmail: a.email,
       User: { id: a.id },
     });
+
+    // B cannot cancel A's order: not found, as if it did not exist, and A's order is as it was.
+    tried('post', '/api/orders/:orderNumber/cancel');
+    const cancel = await shop.api('POST', `/api/orders/${ofA.orderNumber}/cancel`, { token: b.token, headers: b.from });
+    expect(cancel).toMatchObject({ status: 404, body: { message: 'Order not found' } });
+    expect((await allOrders()).find((o) => o.orderNumber === ofA.orderNumber)).toMatchObject({
+      deliveryStatus: 'Processing',
+    });
   });
 
   it("B cannot verify a payment on A's Razorpay order, nor get it attached, nor read A's details from it", async () => {
@@ -201,7 +210,12 @@ describe("IDOR: shopper B and shopper A's things", () => {
       body: { ...payment, orderData: orderDataOf(a, productId) },
     });
     expect(asA.status).toBe(200);
-    expect((await ordersOf(a)).map((o) => o.orderNumber)).toContain(asA.body.orderNumber);
+    // verify answers once the payment is recorded: A's list shows the order a moment later
+    const listedForA = await waitUntil(async () => {
+      const list = await ordersOf(a);
+      return list.some((o) => o.razorpayOrderId === opened.body.id) ? list : null;
+    }, "A's order in A's list");
+    expect(listedForA.map((o) => o.orderNumber)).toContain(asA.body.orderNumber);
     expect((await ordersOf(b)).map((o) => o.razorpayOrderId)).not.toContain(opened.body.id);
   });
 

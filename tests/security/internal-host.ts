@@ -22,6 +22,7 @@ export async function startInternalRoutes(shop: TestShop): Promise<{ url: string
         inventory: catalog.inventory,
         gatewayUrl: shop.url,
         waitForOrder: async () => null,
+        allocateOrderNumbers: async () => [],
         internalRoutes: true,
       });
       const history = { catalog: catalog.history, checkout: checkout.history };

@@ -19,7 +19,11 @@ const clientAddress = () => {
   return { 'x-forwarded-for': `10.77.${(n >> 8) & 255}.${n & 255}` };
 };
 
-export async function registerShopper(shop: TestShop, name: string, email: string): Promise<Shopper> {
+export async function registerShopper(
+  shop: Pick<TestShop, 'api'>,
+  name: string,
+  email: string,
+): Promise<Shopper> {
   const from = clientAddress();
   const r = await shop.api<{ user: { id: string }; token: string }>('POST', '/api/auth/register', {
     headers: from,
@@ -66,11 +70,22 @@ export interface Purchase {
 }
 
 /** A signed-in shopper buys one unit: create-order with the cart, pay in the Razorpay sandbox, verify. */
-export async function buyAs(shop: TestShop, who: Shopper, productId: string): Promise<Purchase> {
+export async function buyAs(
+  shop: Pick<TestShop, 'api' | 'url'>,
+  who: Shopper,
+  productId: string,
+  /** More of the checkout's details (a couponCode). */
+  details: Record<string, unknown> = {},
+): Promise<Purchase> {
   const created = await shop.api<{ id: string }>('POST', '/api/payment/create-order', {
     token: who.token,
     headers: who.from,
-    body: { amount: 1, currency: 'INR', receipt: `rcpt_${who.id.slice(0, 8)}`, orderData: orderDataOf(who, productId) },
+    body: {
+      amount: 1,
+      currency: 'INR',
+      receipt: `rcpt_${who.id.slice(0, 8)}`,
+      orderData: { ...orderDataOf(who, productId), ...details },
+    },
   });
   if (created.status !== 201) throw new Error(`create-order: ${created.status} ${JSON.stringify(created.body)}`);
   const payment = await sandboxPay(`${shop.url}/razorpay-sandbox`, created.body.id);
@@ -79,9 +94,15 @@ export async function buyAs(shop: TestShop, who: Shopper, productId: string): Pr
     headers: who.from,
     body: payment,
   });
-  if (verified.status !== 200 || !verified.body.orderNumber)
+  const { orderNumber } = verified.body;
+  if (verified.status !== 200 || !orderNumber)
     throw new Error(`verify: ${verified.status} ${JSON.stringify(verified.body)}`);
-  return { orderNumber: verified.body.orderNumber, razorpayOrderId: created.body.id, payment };
+  // verify answers once the payment is recorded: the shopper's list shows the order a moment later
+  await waitUntil(async () => {
+    const mine = await shop.api<Array<{ orderNumber: string }>>('GET', '/api/orders', { token: who.token });
+    return mine.body.some((o) => o.orderNumber === orderNumber);
+  }, `order ${orderNumber} in the shopper's list`);
+  return { orderNumber, razorpayOrderId: created.body.id, payment };
 }
 
 /** The account's row is gone from accounts.users (what authenticate() checks), after it was first written. */

@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import { expect } from 'vitest';
 import type { HttpClient } from './http.ts';
 
@@ -44,3 +45,19 @@ export const PNG_1X1 = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 );
+
+/**
+ * PNG_1X1 padded to `size` bytes by a text comment (a tEXt chunk): a valid image of that size, for tests of
+ * upload sizes (the shop decodes every upload, so filler after a PNG signature is not an image).
+ */
+export function pngOfSize(size: number): Buffer {
+  const iend = PNG_1X1.length - 12;
+  const text = Buffer.concat([Buffer.from('Comment\0', 'latin1'), Buffer.alloc(size - PNG_1X1.length - 12 - 8, 'x')]);
+  const type = Buffer.from('tEXt', 'latin1');
+  const chunk = Buffer.alloc(12 + text.length);
+  chunk.writeUInt32BE(text.length, 0);
+  type.copy(chunk, 4);
+  text.copy(chunk, 8);
+  chunk.writeUInt32BE(zlib.crc32(Buffer.concat([type, text])), 8 + text.length);
+  return Buffer.concat([PNG_1X1.subarray(0, iend), chunk, PNG_1X1.subarray(iend)]);
+}

@@ -1,5 +1,6 @@
 import { sandboxPay } from '../../services/razorpay-sandbox/src/sandbox-pay.ts';
 import type { TestShop } from './test-shop.ts';
+import { waitUntil } from './wait-until.ts';
 
 export interface PurchaseLine {
   productId: string;
@@ -49,7 +50,9 @@ export const guestOrder = (
 
 /**
  * A guest buys `lines` as shopper number `buyer` (from an address of their own: fromBuyer): create-order, pay
- * in the Razorpay sandbox, verify; the order number. Throws with the shop's answer when a step is refused.
+ * in the Razorpay sandbox, verify; the order number, once the order shows (verify answers as soon as the
+ * payment is recorded: the order is read through its confirmation link until it is placed and listed).
+ * Throws with the shop's answer when a step is refused.
  */
 export async function buyThroughSandbox(shop: TestShop, buyer: number, lines: PurchaseLine[]): Promise<string> {
   const headers = fromBuyer(buyer);
@@ -59,11 +62,32 @@ export async function buyThroughSandbox(shop: TestShop, buyer: number, lines: Pu
   });
   if (created.status !== 201) throw new Error(`create-order: ${created.status} ${JSON.stringify(created.body)}`);
   const payment = await sandboxPay(`${shop.url}/razorpay-sandbox`, created.body.id);
-  const verified = await shop.api<{ orderNumber: string | null }>('POST', '/api/payment/verify', {
+  const verified = await shop.api<{ orderNumber: string | null; orderToken?: string }>('POST', '/api/payment/verify', {
     headers,
     body: payment,
   });
-  if (verified.status !== 200 || !verified.body.orderNumber)
+  const { orderNumber, orderToken } = verified.body;
+  if (verified.status !== 200 || !orderNumber || !orderToken)
     throw new Error(`verify: ${verified.status} ${JSON.stringify(verified.body)}`);
-  return verified.body.orderNumber;
+  await waitForPlacedOrder(shop, orderToken, orderNumber);
+  return orderNumber;
+}
+
+/**
+ * After a verify that answered 200 (the payment recorded, with its order number): reads the order through its
+ * confirmation link until it is placed and listed. Throws if it was placed under another number.
+ */
+export async function waitForPlacedOrder(
+  shop: Pick<TestShop, 'api'>,
+  orderToken: string,
+  orderNumber: string,
+): Promise<void> {
+  await waitUntil(async () => {
+    const shown = await shop.api<{ orderNumber: string | null }>('POST', '/api/orders/confirmation', {
+      body: { token: orderToken },
+    });
+    if (shown.status === 200 && shown.body.orderNumber !== orderNumber)
+      throw new Error(`order ${orderNumber} was placed as ${shown.body.orderNumber}`);
+    return shown.status === 200;
+  }, `order ${orderNumber} to be placed`);
 }

@@ -8,6 +8,8 @@ import { createTestDatabase, type TestDatabase } from './test-database.ts';
 import { accountClient, ADMIN, testConfig } from './test-host.ts';
 
 export { ADMIN };
+/** The gateway's composition root, for a test that starts the shop again on the same database (a restart). */
+export { startShop };
 
 export interface TestShop extends RunningShop {
   db: TestDatabase;

@@ -16,3 +16,11 @@ export async function waitUntil<T>(
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/**
+ * Lets `n` turns of the event loop pass (each after the I/O callbacks then due): for asserting that something
+ * did NOT happen in reaction to a synchronous trigger, where there is no condition to wait for.
+ */
+export async function eventLoopTurns(n = 10): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}

@@ -12,9 +12,16 @@ import { seedDemoTestimonials } from './seed/seed-testimonials.ts';
 import { Testimonials } from './testimonial/testimonials.ts';
 import { TESTIMONIALS_ROUTES } from './testimonial/testimonials-api.ts';
 import { userStreamId } from './user/events.ts';
+import { OutgoingMail, sweepOutgoingMail } from '@shop/shared/mail/outgoing-mail';
+import { MAIL_SANDBOX_ROUTES } from './mail/mail-sandbox-api.ts';
 
 /** Every route the accounts service mounts. */
-export const ACCOUNTS_ROUTES: RouteSpec[] = [...ACCOUNTS_API_ROUTES, ...TESTIMONIALS_ROUTES, ...USER_DIRECTORY_ROUTES];
+export const ACCOUNTS_ROUTES: RouteSpec[] = [
+  ...ACCOUNTS_API_ROUTES,
+  ...TESTIMONIALS_ROUTES,
+  ...USER_DIRECTORY_ROUTES,
+  ...MAIL_SANDBOX_ROUTES,
+];
 export { requireReviewer } from './testimonial/testimonials-api.ts';
 export type { EmailEvent, UserEvent } from './user/events.ts';
 
@@ -44,14 +51,31 @@ export function createAccountsService(
     internalRoutes?: boolean;
   } = {},
 ): ServiceModule & { accounts: Accounts } {
-  const accounts = new Accounts(ctx.eventStore('accounts'), ctx.clock);
+  // Password-reset mails are recorded with the request and sent after its commit (and again until sent).
+  const outgoing = new OutgoingMail({
+    pool: ctx.pool,
+    schema: 'accounts',
+    mailer: ctx.mailer,
+    clock: ctx.clock,
+    logger: ctx.logger,
+  });
+  const mailSweep = sweepOutgoingMail(ctx.jobs, outgoing);
+  const accounts = new Accounts(ctx.eventStore('accounts'), ctx.clock, { outgoing, publicUrl: ctx.config.publicUrl });
   const testimonials = new Testimonials(ctx.eventStore('accounts'), ctx.clock);
   const { pool, tokens, waitForProjection } = ctx;
   const devices = new KnownDevices(ctx.config.JWT_SECRET);
   // Tokens are checked in this process against this service's own users.
   const users = accountsUserDirectory(pool);
   ctx.users.bind(users);
-  const router = mountRoutes(Router(), ACCOUNTS_API_ROUTES, { pool, tokens, waitForProjection, accounts, devices });
+  const router = mountRoutes(Router(), ACCOUNTS_API_ROUTES, {
+    pool,
+    tokens,
+    waitForProjection,
+    accounts,
+    devices,
+    directory: ctx.users,
+  });
+  mountRoutes(router, MAIL_SANDBOX_ROUTES, { pool, mailer: ctx.mailer });
   mountRoutes(router, TESTIMONIALS_ROUTES, { pool, waitForProjection, testimonials });
   if (opts.internalRoutes) mountRoutes(router, USER_DIRECTORY_ROUTES, { users });
   return {
@@ -60,6 +84,7 @@ export function createAccountsService(
     router,
     consumers: [usersProjection, testimonialsProjection],
     async start() {
+      await mailSweep.start(); // and what a process that stopped left unsent
       const admin = await accounts.ensureAdmin(ctx.config.ADMIN_EMAIL, ctx.config.ADMIN_PASSWORD);
       if (admin.created) ctx.logger.info({ email: ctx.config.ADMIN_EMAIL }, 'admin account created');
       // Ready only once the admin can log in (the login reads the users projection).

@@ -31,6 +31,7 @@ import {
 } from './read-models/home-sections/home-sections-projection.ts';
 import { Homepage } from './homepage/homepage.ts';
 import { HOMEPAGE_ROUTES } from './homepage/homepage-api.ts';
+import { PHOTO_ROUTES } from './uploads/photos-api.ts';
 import { HOMEPAGE_PROJECTION, homepageProjection } from './read-models/homepage/homepage-projection.ts';
 
 /** Every route the catalog service mounts (the /internal/inventory/* ones only in its own process). */
@@ -39,6 +40,7 @@ export const CATALOG_ROUTES: RouteSpec[] = [
   ...COLLECTION_ROUTES,
   ...HOME_SECTION_ROUTES,
   ...HOMEPAGE_ROUTES,
+  ...PHOTO_ROUTES,
   ...INVENTORY_ROUTES,
   ...CATALOG_HISTORY_ROUTES,
 ];
@@ -49,6 +51,7 @@ import { stockHoldsReadModel } from './read-models/stock-holds/stock-holds-proje
 import { collectionsReadModel } from './read-models/collections/collections-projection.ts';
 import { homeSectionsReadModel } from './read-models/home-sections/home-sections-projection.ts';
 import { homepageReadModel } from './read-models/homepage/homepage-projection.ts';
+import { SoldOutBeacon } from './inventory/sold-out-beacon.ts';
 
 /** The catalog's projections, for replay (every one of its consumers: it has no process manager). */
 export const readModels: readonly ProjectionRegistration[] = [
@@ -63,6 +66,7 @@ export const processManagers: readonly string[] = [];
 
 export { productsProjection, PRODUCTS_PROJECTION } from './read-models/products/products-projection.ts';
 export { Inventory } from './inventory/inventory.ts';
+export { SoldOutFlags, SOLD_OUT_TTL_MS } from './inventory/sold-out-beacon.ts';
 export { ProductListCache } from './read-models/products/product-list-cache.ts';
 export { InventoryHttpClient } from './inventory/inventory-http-client.ts';
 export { catalogHistory } from './history/catalog-history.ts';
@@ -72,8 +76,11 @@ export type { StockEvent } from './stock/events.ts';
 /** Where the catalog serves uploaded and seeded images (files, not routes of the table). */
 export const UPLOADS_PATH = '/uploads';
 
-/** Where uploaded and seeded images live (served at UPLOADS_PATH). */
+/** Where uploaded and seeded images live (served at UPLOADS_PATH): the renditions of uploaded photos. */
 export const uploadsDir = (dataDir: string) => path.join(dataDir, 'uploads');
+
+/** Where uploaded photos are kept as they were sent (never served: EXIF and all, for the admin). */
+export const originalsDir = (dataDir: string) => path.join(dataDir, 'originals');
 
 /** Catalog service: products, per-size stock, images; seeds the demo catalog on first start. */
 export function createCatalogService(
@@ -86,22 +93,27 @@ export function createCatalogService(
      * checkout holds the inventory in-process and nothing may reach it by HTTP.
      */
     internalRoutes?: boolean;
+    /**
+     * Only this process appends stock events (the all-in-one process): a sold-out stock is trusted from
+     * memory with no staleness window (StockWriter's soleWriter).
+     */
+    soleStockWriter?: boolean;
+    /** Publish products' sold-out stocks for the distributed gateway's refusals (SoldOutBeacon). */
+    soldOutBeacon?: boolean;
   } = {},
 ): ServiceModule & { catalog: Catalog; inventory: Inventory; history: CatalogHistoryPort } {
   const store = ctx.eventStore('catalog');
   const catalog = new Catalog(store, ctx.clock);
   const dir = uploadsDir(ctx.config.DATA_DIR);
-  const images = new ImageStore(dir);
+  const images = new ImageStore(dir, originalsDir(ctx.config.DATA_DIR));
   const listCache = new ProductListCache(ctx.pool, ctx.cache, ctx.pubsub);
   const ttlSeconds = ctx.config.RESERVATION_TTL_SECONDS;
   const productFacts = new ProductFactsView(ctx.pool, ctx.pubsub);
-  const inventory = new Inventory(
-    ctx.pool,
-    new StockWriter(store),
-    productFacts,
-    ctx.clock,
-    holdBackstopMs(ttlSeconds),
-  );
+  const stockWriter = new StockWriter(store, { soleWriter: opts.soleStockWriter });
+  const beacon = opts.soldOutBeacon
+    ? new SoldOutBeacon({ writer: stockWriter, products: productFacts, store, pubsub: ctx.pubsub, logger: ctx.logger })
+    : undefined;
+  const inventory = new Inventory(ctx.pool, stockWriter, productFacts, ctx.clock, holdBackstopMs(ttlSeconds));
   ctx.jobs.register(HOLD_EXPIRY_JOB, async () => {
     const released = await inventory.releaseLapsedHolds();
     if (released > 0) ctx.logger.info({ released }, 'released stock holds that no checkout settled');
@@ -117,6 +129,7 @@ export function createCatalogService(
   mountRoutes(router, COLLECTION_ROUTES, { pool, waitForProjection, collections, images });
   mountRoutes(router, HOME_SECTION_ROUTES, { pool, waitForProjection, sections });
   mountRoutes(router, HOMEPAGE_ROUTES, { pool, waitForProjection, homepage, images });
+  mountRoutes(router, PHOTO_ROUTES, { images });
   const history = catalogHistory(pool);
   if (opts.internalRoutes) {
     mountRoutes(router, INVENTORY_ROUTES, { inventory });
@@ -139,6 +152,7 @@ export function createCatalogService(
     async start() {
       await listCache.start();
       await productFacts.start();
+      await beacon?.start();
       await ctx.jobs.repeat(HOLD_EXPIRY_JOB, sweepEveryMs(ttlSeconds));
       if (opts.seed !== false) {
         // The shop reports ready only once its lists show what was seeded.
@@ -160,6 +174,7 @@ export function createCatalogService(
       }
     },
     async stop() {
+      await beacon?.stop();
       await listCache.stop();
       await productFacts.stop();
     },

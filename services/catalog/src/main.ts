@@ -9,5 +9,5 @@ await runService('catalog', 'catalog', (ctx) => {
   const accountsUrl = ctx.config.SERVICE_URLS?.accounts?.origin;
   if (!accountsUrl) throw new ConfigError(['SERVICE_URLS: catalog needs accounts=<url>']);
   ctx.users.bind(new UserDirectoryHttpClient(accountsUrl, () => ctx.tokens.signService('catalog')));
-  return createCatalogService(ctx, { internalRoutes: true });
+  return createCatalogService(ctx, { internalRoutes: true, soldOutBeacon: true });
 });

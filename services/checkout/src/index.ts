@@ -1,6 +1,7 @@
+import type { Config } from '@shop/shared/config/config';
 import { Router } from 'express';
 import type { CheckoutHistoryPort } from '@shop/shared/contracts/event-history';
-import type { InventoryPort } from '@shop/shared/contracts/inventory';
+import type { InventoryPort, ReserveLine } from '@shop/shared/contracts/inventory';
 import { orderConfirmationTokens } from '@shop/shared/contracts/order-confirmation';
 import type { OrderPlacementPort } from '@shop/shared/contracts/order-placement';
 import { paymentStreamId } from '@shop/shared/contracts/payment-events';
@@ -17,17 +18,21 @@ import { checkoutHistory } from './history/checkout-history.ts';
 import { CHECKOUT_HISTORY_ROUTES } from './history/history-api.ts';
 import { createRazorpayProvider } from './payment-provider/razorpay-provider.ts';
 import type { PaymentProvider } from './payment-provider/provider.ts';
-import { PAYMENT_ROUTES } from './payment/api.ts';
+import { inProcessWebhookReceiver, type WebhookAnswer } from './payment-provider/in-process-webhooks.ts';
+import type { WebhookDelivery } from '@shop/razorpay-sandbox';
+import { PAYMENT_ROUTES, paymentLimitTerms, stockDecidedLines, type PaymentPorts } from './payment/api.ts';
 import { sweepExpiredOrders } from './settlement/expiry-sweep.ts';
 import { paymentOrdersProjection } from './payment/read-models/payment-orders-projection.ts';
 import { LiveCheckouts } from './buyer-limits/live-checkouts.ts';
 import { Payments, RECONCILE_JOB } from './payment/payments.ts';
+import { OrderNumberPool } from './payment/order-numbers.ts';
 import { NewStreamAppender } from '@shop/shared/eventstore/new-stream-appender';
 import { paymentSettings, type PaymentSettings } from './payment/provider-settings.ts';
 import { PendingSettlements, SETTLE_PENDING_JOB, settlementConsumer } from './settlement/settlement-consumer.ts';
 import { ORPHAN_CHECKOUTS_JOB, releaseOrphanCheckouts } from './settlement/orphan-checkouts.ts';
 import { PendingRefunds, REFUND_PENDING_JOB, refundingConsumer } from './refunds/refunds.ts';
 import { refundsProjection } from './refunds/read-models/refunds-projection.ts';
+import { CANCELLATION_CONSUMER, cancellationConsumer } from './cancellation/cancellation-consumer.ts';
 
 /** Every route the checkout service mounts. */
 export const CHECKOUT_ROUTES: RouteSpec[] = [
@@ -56,10 +61,42 @@ export const readModels: readonly ProjectionRegistration[] = [
   refundsReadModel,
 ];
 /** Its process managers: not replayed (they act, settling payments and refunds, rather than keep a read model). */
-export const processManagers: readonly string[] = [SETTLEMENT_CONSUMER, REFUNDING_CONSUMER];
+export const processManagers: readonly string[] = [SETTLEMENT_CONSUMER, REFUNDING_CONSUMER, CANCELLATION_CONSUMER];
 
 export { paymentSettings, SANDBOX_PATH, type PaymentSettings } from './payment/provider-settings.ts';
+export { createInProcessSandboxProvider } from './payment-provider/sandbox-provider.ts';
+export { WebhookNotTakenError } from './payment-provider/in-process-webhooks.ts';
 export type { CouponEvent } from './coupons/coupon/events.ts';
+
+/** POST /api/payment/create-order's rules, for an answer given before the framework (same rules, same order). */
+export interface CreateOrderRules {
+  /** See stockDecidedLines: the lines whose stock alone decides the answer, else null. */
+  stockDecidedLines(body: unknown): ReserveLine[] | null;
+  /** The route's rate limits, in the order it counts them. */
+  limitTerms: ReturnType<typeof paymentLimitTerms>;
+}
+
+/** Checkout's cart and payment limits, from the config (MAX_UNITS_PER_PRODUCT and the rest). */
+function checkoutLimits(config: Config): PaymentPorts['limits'] {
+  return {
+    maxUnitsPerProduct: config.MAX_UNITS_PER_PRODUCT,
+    maxUnitsPerCheckout: config.MAX_UNITS_PER_CHECKOUT,
+    maxProductsPerCheckout: config.MAX_PRODUCTS_PER_CHECKOUT,
+    paymentCallsPerAddressPerMinute: config.PAYMENT_CALLS_PER_ADDRESS_PER_MINUTE,
+  };
+}
+
+/**
+ * The create-order rules of a checkout with this config: what the checkout service answers with, and what
+ * the distributed gateway answers a sold-out create-order with before forwarding it (the same config).
+ */
+export function createOrderRules(config: Config): CreateOrderRules {
+  const limits = checkoutLimits(config);
+  return {
+    stockDecidedLines: (body: unknown) => stockDecidedLines(limits, body),
+    limitTerms: paymentLimitTerms(limits),
+  };
+}
 
 export interface CheckoutOptions {
   /** The catalog's inventory: in-process, or the catalog service over HTTP. */
@@ -71,7 +108,9 @@ export interface CheckoutOptions {
    * service's port: in-process, or the order service over HTTP; checkout never reads the orders schema.
    */
   waitForOrder: OrderPlacementPort['orderOfPayment'];
-  /** Tests may pass their own provider. */
+  /** Fresh order numbers from the order service (its port), recorded in PaymentVerified. */
+  allocateOrderNumbers: OrderPlacementPort['allocateOrderNumbers'];
+  /** Tests may pass their own provider; the shop that hosts the sandbox passes the in-process one. */
   provider?: PaymentProvider;
   /**
    * Serve /internal/checkout/* (service tokens only): a payment's part of an order's history, for the order
@@ -84,7 +123,15 @@ export interface CheckoutOptions {
 export function createCheckoutService(
   ctx: ServiceContext,
   opts: CheckoutOptions,
-): ServiceModule & { payments: Payments; settings: PaymentSettings; history: CheckoutHistoryPort } {
+): ServiceModule & {
+  payments: Payments;
+  settings: PaymentSettings;
+  history: CheckoutHistoryPort;
+  /** The webhook route's handling for a provider in this process (the sandbox): same checks, no HTTP. */
+  receiveWebhook: (delivery: WebhookDelivery) => Promise<WebhookAnswer>;
+  /** What a refusal before the framework needs of POST /api/payment/create-order (gateway raw-create-order). */
+  createOrder: CreateOrderRules;
+} {
   const settings = paymentSettings(ctx.config, opts.gatewayUrl);
   const store = ctx.eventStore('checkout');
   const delivery = createDelivery(ctx);
@@ -111,22 +158,19 @@ export function createCheckoutService(
     holdBeforeDialogMs: ctx.config.HOLD_BEFORE_DIALOG_SECONDS * 1000,
     logger: ctx.logger,
     liveCheckouts,
+    orderNumbers: new OrderNumberPool(opts.allocateOrderNumbers, ctx.logger),
   });
 
+  const limits = checkoutLimits(ctx.config);
   const confirmationTokens = orderConfirmationTokens(ctx.config.JWT_SECRET);
   const router = Router();
   router.use(delivery.router, coupons.router, addresses.router);
-  mountRoutes(router, PAYMENT_ROUTES, {
+  const paymentPorts: PaymentPorts = {
     payments,
     pool: ctx.pool,
     webhookSecret: settings.webhookSecret,
     logger: ctx.logger,
-    limits: {
-      maxUnitsPerProduct: ctx.config.MAX_UNITS_PER_PRODUCT,
-      maxUnitsPerCheckout: ctx.config.MAX_UNITS_PER_CHECKOUT,
-      maxProductsPerCheckout: ctx.config.MAX_PRODUCTS_PER_CHECKOUT,
-      paymentCallsPerAddressPerMinute: ctx.config.PAYMENT_CALLS_PER_ADDRESS_PER_MINUTE,
-    },
+    limits,
     waitForOrder: (razorpayOrderId, version) =>
       opts.waitForOrder({
         razorpayOrderId,
@@ -134,7 +178,9 @@ export function createCheckoutService(
         paymentStreamVersion: version,
       }),
     orderToken: (razorpayOrderId) => confirmationTokens.sign(razorpayOrderId),
-  });
+  };
+  mountRoutes(router, PAYMENT_ROUTES, paymentPorts);
+  const receiveWebhook = inProcessWebhookReceiver(paymentPorts, ctx.logger);
 
   const history = checkoutHistory(ctx.pool);
   if (opts.internalRoutes) mountRoutes(router, CHECKOUT_HISTORY_ROUTES, { history });
@@ -174,6 +220,8 @@ export function createCheckoutService(
     payments,
     settings,
     history,
+    receiveWebhook,
+    createOrder: createOrderRules(ctx.config),
     router,
     consumers: [
       ...delivery.consumers,
@@ -182,6 +230,7 @@ export function createCheckoutService(
       paymentOrdersProjection,
       refundsProjection,
       refundingConsumer(refunds),
+      cancellationConsumer({ store, settlements }),
       settlementConsumer({
         settlements,
         liveCheckouts,

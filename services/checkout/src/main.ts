@@ -25,5 +25,6 @@ await runService('checkout', 'checkout', (ctx) => {
     inventory: new InventoryHttpClient(catalogUrl, serviceToken),
     gatewayUrl,
     waitForOrder: (payment, timeoutMs) => orderPlacement.orderOfPayment(payment, timeoutMs),
+    allocateOrderNumbers: (count) => orderPlacement.allocateOrderNumbers(count),
   });
 });

@@ -158,6 +158,17 @@ export function serviceForwarder(opts: { services: ServiceUrls; logger: Logger }
       f.done = true;
       f.upstream?.destroy();
     });
+    // A body already read before the framework (raw-create-order.ts hands over what it did not answer): http-proxy
+    // pipes the request on, so this request's pipe writes that body (its 'proxyReq' event may come only once a
+    // pooled socket is free, after the ended request's pipe would have ended the upstream request).
+    const read = (req as { rawBody?: unknown }).rawBody;
+    if (Buffer.isBuffer(read) && req.readableEnded)
+      Object.defineProperty(req, 'pipe', {
+        value: <T extends NodeJS.WritableStream>(upstream: T): T => {
+          upstream.end(read);
+          return upstream;
+        },
+      });
     void proxy(req, res, next);
   };
 

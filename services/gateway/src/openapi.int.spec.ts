@@ -63,6 +63,7 @@ describe('OpenAPI document', () => {
           inventory: catalog.inventory,
           gatewayUrl: 'http://127.0.0.1:1',
           waitForOrder: async () => null,
+          allocateOrderNumbers: async () => [],
           internalRoutes: true,
         });
         const history = { catalog: catalog.history, checkout: checkout.history };

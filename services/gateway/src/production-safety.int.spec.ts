@@ -157,6 +157,9 @@ describe('payments in production (issue 27 item 6: production without Razorpay k
     RAZORPAY_API_URL: undefined,
     SERVICE_URLS: undefined,
     LOG_LEVEL: 'info',
+    // Shipping and mail on their sandboxes by name: payments are what these tests are about.
+    SHIPROCKET_SANDBOX: 'true',
+    MAIL_SANDBOX: 'true',
   };
 
   it('without RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET the shop process refuses to start (exit 2) naming them and RAZORPAY_SANDBOX', async () => {

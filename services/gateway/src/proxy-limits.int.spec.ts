@@ -5,6 +5,7 @@ import { Metrics } from '@shop/shared/observability/metrics';
 import { listen } from '@shop/shared/runtime/host';
 import { closeServer } from '@shop/test-support/loopback-servers';
 import { testShopForTests } from '@shop/test-support/file-shop';
+import { pngOfSize } from '@shop/test-support/fixtures';
 import { createProxyGateway } from './proxy.ts';
 import { SERVICE_ROUTES } from './route-table.ts';
 
@@ -49,9 +50,8 @@ const chunked = (bytes: Buffer) => {
   });
 };
 
-/** A PNG's signature followed by filler: an image of `size` bytes as far as an upload form is concerned. */
-const png = (size: number) =>
-  Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(size - 8, 7)]);
+/** A valid PNG of `size` bytes. */
+const png = pngOfSize;
 
 const productForm = (image: Buffer) => {
   const form = new FormData();
@@ -166,7 +166,7 @@ describe('body limits through the distributed gateway', () => {
     });
     const created = (await r.json()) as { image?: string; images?: string[] };
     expect(r.status).toBe(201);
-    expect(JSON.stringify(created)).toMatch(/\/uploads\/[\w-]+\.png/);
+    expect(created.image).toMatch(/^\/uploads\/[\w-]+_w1\/1\.jpg$/);
   });
 
   it('a body of a type the API does not read: 415 naming it, through the gateway', async () => {

@@ -3,10 +3,11 @@ import { apiNotFound, createHttpApp, errorHandler } from '@shop/shared/http/app'
 import { requireMetricsAccess } from '@shop/shared/observability/metrics-access';
 import { UnavailableError } from '@shop/shared/errors/errors';
 import type { ServiceUrls } from '@shop/shared/config/config';
-import type { ProductListCache } from '@shop/catalog';
+import type { ProductListCache, SoldOutFlags } from '@shop/catalog';
 import { healthHandler, metricsHandler, type HealthOfDependency } from '@shop/shared/runtime/host';
 import type { Logger } from '@shop/shared/observability/logger';
 import type { Metrics } from '@shop/shared/observability/metrics';
+import type { RateLimitStore } from '@shop/shared/http/rate-limit';
 import { apiDocsRouter } from './api-docs.ts';
 import { serviceForwarder, type ServiceForwarder } from './forward.ts';
 import { serveWebApp } from './web.ts';
@@ -28,6 +29,10 @@ export function createProxyGateway(opts: {
   metricsToken?: string;
   /** CORS_ORIGINS: other origins whose pages may call the API (default: none, same-origin only). */
   corsOrigins?: string;
+  /** Where the services count their rate limits (Redis): the gateway's own create-order refusals count there. */
+  rateLimits?: RateLimitStore;
+  /** The sold-out flags the gateway refuses create-orders from: a product write through it drops them. */
+  soldOutFlags?: Pick<SoldOutFlags, 'dropAll'>;
 }): Express & Pick<ServiceForwarder, 'upgrade'> {
   const services = Object.entries(opts.services).filter(([name]) => name !== 'gateway');
   // Bodies stay unread: they stream on to the services, which read (and limit) them.
@@ -36,6 +41,7 @@ export function createProxyGateway(opts: {
     metrics: opts.metrics,
     corsOrigins: opts.corsOrigins,
     readBodies: false,
+    rateLimits: opts.rateLimits,
   });
 
   // The gateway is healthy when every service answers healthy; each one's own dependencies are listed.
@@ -95,6 +101,18 @@ export function createProxyGateway(opts: {
     // (other gateways hear of it by pub/sub).
     app.use(['/api/products', '/api/payment'], (req, res, next) => {
       if (req.method !== 'GET') res.once('finish', () => list.dropLocalCopy());
+      next();
+    });
+  }
+
+  const flags = opts.soldOutFlags;
+  if (flags) {
+    // A stock or product edit through this gateway: no flag from before it refuses a create-order after its
+    // answer (the catalog clears the flag by pub/sub too, for every gateway).
+    app.use('/api/products', (req, res, next) => {
+      if (req.method === 'GET' || req.method === 'HEAD') return next();
+      flags.dropAll();
+      res.once('finish', () => flags.dropAll());
       next();
     });
   }

@@ -86,6 +86,7 @@ describe('route table', () => {
         inventory: catalog.inventory,
         gatewayUrl: 'http://127.0.0.1:1',
         waitForOrder: (payment, timeoutMs) => inProcessOrderPlacement(ctx).orderOfPayment(payment, timeoutMs),
+        allocateOrderNumbers: (count) => inProcessOrderPlacement(ctx).allocateOrderNumbers(count),
       }),
       createOrderService(ctx, {
         internalRoutes: true,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { STREAM_TICKET_SECONDS } from '@shop/shared/auth/tokens';
 import { orderHistory } from '@shop/shared/audit/event-history';
 import type { OrderHistoryParts } from '@shop/shared/contracts/event-history';
+import { SHOPPER_CANCEL_REASON } from '@shop/shared/contracts/order-cancellation';
 import { NotFoundError } from '@shop/shared/errors/errors';
 import { routeOf } from '@shop/shared/http/route-table';
 import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
@@ -18,6 +19,12 @@ export const StatusBody = z.object({ deliveryStatus: z.enum(DELIVERY_STATUSES, S
 export const OrderNumberParam = z.object({
   orderNumber: z.string().regex(/^[A-Za-z0-9-]{1,40}$/, 'Bad order number'),
 });
+
+const REASON_MESSAGE = 'A reason is required to cancel an order';
+export const CancelReasonBody = z.object(
+  { reason: z.string(REASON_MESSAGE).trim().min(1, REASON_MESSAGE).max(500, 'Reason must be at most 500 characters') },
+  REASON_MESSAGE,
+);
 
 /** What the order routes use. */
 export type OrdersPorts = Pick<ServiceContext, 'pool' | 'tokens' | 'clock' | 'waitForProjection'> & {
@@ -56,6 +63,31 @@ export const ORDERS_API_ROUTES = [
     handler: (ctx) => async (req, res) => {
       res.json(await listOrdersOfUser(ctx.pool, req.user!.id));
     },
+  }),
+
+  route({
+    method: 'post',
+    path: '/api/orders/:orderNumber/cancel',
+    auth: 'user',
+    summary:
+      "Cancel one's own order while it is Processing and not yet shipped: stock and coupon use go back, the payment is refunded",
+    owned: true,
+    params: OrderNumberParam,
+    responses: {
+      200: '{message, ...order} (Cancelled, refund Pending until the provider takes it)',
+      400: 'Bad order number',
+      401: 'Not signed in',
+      404: 'Order not found (also when it is not yours)',
+      409: 'Already cancelled, or no longer being processed',
+      503: 'Cancelled but not yet readable',
+    },
+    handler:
+      (ctx) =>
+      async (req, res, { params: { orderNumber } }) => {
+        const user = req.user!.id;
+        await caughtUp(ctx, await ctx.orders.cancel(orderNumber, 'shopper', user, SHOPPER_CANCEL_REASON));
+        res.json({ message: 'Order cancelled', ...(await readBack(ctx, orderNumber)) });
+      },
   }),
 
   /**
@@ -157,6 +189,31 @@ export const ORDERS_API_ROUTES = [
       async (req, res, { params: { orderNumber }, body: { deliveryStatus } }) => {
         await caughtUp(ctx, await ctx.orders.changeDeliveryStatus(orderNumber, deliveryStatus, req.user!.id));
         res.json({ message: 'Delivery status updated', ...(await readBack(ctx, orderNumber)) });
+      },
+  }),
+
+  route({
+    method: 'patch',
+    path: '/api/orders/admin/:orderNumber/cancel',
+    auth: 'admin',
+    summary:
+      'Cancel an order that has not been delivered, with a reason: stock and coupon use go back, the payment is refunded',
+    params: OrderNumberParam,
+    body: CancelReasonBody,
+    bodyMessage: REASON_MESSAGE,
+    responses: {
+      200: '{message, ...order} (Cancelled, refund Pending until the provider takes it)',
+      400: 'A reason is required to cancel an order',
+      ...ADMIN,
+      404: 'Order not found',
+      409: 'Already cancelled, or delivered',
+      503: 'Cancelled but not yet readable',
+    },
+    handler:
+      (ctx) =>
+      async (req, res, { params: { orderNumber }, body: { reason } }) => {
+        await caughtUp(ctx, await ctx.orders.cancel(orderNumber, 'admin', req.user!.id, reason));
+        res.json({ message: 'Order cancelled', ...(await readBack(ctx, orderNumber)) });
       },
   }),
 

@@ -20,6 +20,8 @@ await runService('order', 'orders', (ctx) => {
   const serviceToken = ctx.tokens.signService('order');
   return createOrderService(ctx, {
     internalRoutes: true,
+    // The gateway hosts the Shiprocket sandbox when no credentials are set.
+    shipping: { gatewayUrl: peers.gateway?.origin },
     history: {
       catalog: new CatalogHistoryHttpClient(catalogUrl, serviceToken),
       checkout: new CheckoutHistoryHttpClient(checkoutUrl, serviceToken),

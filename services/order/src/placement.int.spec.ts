@@ -6,7 +6,7 @@ import { paymentStreamId } from '@shop/shared/contracts/payment-events';
 import type { RecordedEvent } from '@shop/shared/eventstore/types';
 import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { waitUntil } from '@shop/test-support/wait-until';
-import { findOrderNumberByPayment, waitForOrderOfPayment } from './index.ts';
+import { findOrderNumberByPayment, inProcessOrderPlacement, waitForOrderOfPayment } from './index.ts';
 import type { OrderView } from './read-models/orders/orders-queries.ts';
 import { startOrderTestHost, type OrderTestHost } from './testing/order-test-host.ts';
 import { paymentVerifiedData, recordVerifiedPayment } from './testing/payments.ts';
@@ -30,8 +30,13 @@ afterAll(async () => {
 const checkout = () => host.ctx.eventStore('checkout');
 const ordersOf = (token: string) => host.api<OrderView[]>('GET', '/api/orders', { token });
 const adminList = () => host.api<OrderView[]>('GET', '/api/orders/admin/all', { token: admin });
+// Order streams only: the log also holds each order's mails (`mails-<orderNumber>`).
 const orderCount = async () =>
-  (await db.pool.query<{ n: number }>(`SELECT count(DISTINCT stream_id)::int AS n FROM orders.events`)).rows[0]!.n;
+  (
+    await db.pool.query<{ n: number }>(
+      `SELECT count(DISTINCT stream_id)::int AS n FROM orders.events WHERE type = 'OrderPlaced'`,
+    )
+  ).rows[0]!.n;
 
 /** Waits until the placement has handled the payment and the orders list shows its order. */
 const placed = async (payment: RecordedEvent, razorpayOrderId: string) => {
@@ -94,6 +99,10 @@ describe('order placement from PaymentVerified', () => {
       shiprocketAWB: null,
       shiprocketTrackingUrl: null,
       shiprocketStatus: null,
+      cancelReason: null,
+      cancelledAt: null,
+      refund: null,
+      canCancel: true,
       User: { id: asha.userId, name: 'Asha Rao', email: 'asha@example.in' },
     });
     expect((await adminList()).body.map((o) => o.orderNumber)).toContain(orderNumber);
@@ -102,6 +111,25 @@ describe('order placement from PaymentVerified', () => {
     const history = await host.ctx.eventStore('orders').readStream(`order-${orderNumber}`);
     expect(history.map((e) => e.type)).toEqual(['OrderPlaced']);
     expect(history[0]!.metadata.causationId).toBe(payment.eventId);
+  });
+
+  it('places the order under the number checkout recorded with the payment, taken from the one sequence; once, even run again by hand', async () => {
+    const port = inProcessOrderPlacement(host.ctx);
+    const [recorded, next] = await port.allocateOrderNumbers(2);
+    expect(recorded).toMatch(/^ORD-1\d{5}$/);
+    expect(Number(next!.slice(4))).toBeGreaterThan(Number(recorded!.slice(4)));
+    const data = paymentVerifiedData({ userId: asha.userId, orderNumber: recorded });
+    const payment = await recordVerifiedPayment(checkout(), data);
+    expect(await placed(payment, data.razorpayOrderId)).toBe(recorded);
+    const [order] = (await ordersOf(asha.token)).body.filter((o) => o.razorpayOrderId === data.razorpayOrderId);
+    expect(order?.orderNumber).toBe(recorded);
+    const before = await orderCount();
+    await inTransaction(db.pool, (tx) => host.order.placement.handle(payment, tx));
+    expect(await orderCount()).toBe(before);
+    // A payment recorded without a number is numbered from the same sequence: never one handed out before.
+    const bare = paymentVerifiedData({ userId: asha.userId });
+    const numbered = await placed(await recordVerifiedPayment(checkout(), bare), bare.razorpayOrderId);
+    expect(Number(numbered.slice(4))).toBeGreaterThan(Number(next!.slice(4)));
   });
 
   it('a second PaymentVerified for the same provider order places no second order', async () => {

@@ -6,18 +6,37 @@ import type { Logger } from '@shop/shared/observability/logger';
 import { paymentSignature } from './signatures.ts';
 import { checkoutScript } from './checkout-script.ts';
 import { SandboxError } from './razorpay-error.ts';
-import { razorpayId, SandboxLedger, type Payer } from './sandbox-ledger.ts';
-import { createWebhookSender, webhookBody, type WebhookSender } from './webhooks.ts';
+import {
+  razorpayId,
+  SandboxLedger,
+  type Payer,
+  type SandboxOrder,
+  type SandboxPayment,
+  type SandboxRefund,
+} from './sandbox-ledger.ts';
+import {
+  createWebhookSender,
+  httpWebhookTransport,
+  webhookBody,
+  type WebhookDelivery,
+  type WebhookSender,
+} from './webhooks.ts';
 
 export interface RazorpaySandboxOptions {
   keyId: string;
   keySecret: string;
   /** Where the orders and payments are kept (schema `razorpay_sandbox`, migrated like the rest). */
   pool: Pool;
-  /** Secret that signs webhooks; required with `webhookUrl`. */
+  /** Secret that signs webhooks; required with `webhookUrl` or `webhookReceiver`. */
   webhookSecret?: string | undefined;
   /** Where `payment.captured`, `order.paid` and `payment.failed` are POSTed; unset = no webhooks. */
   webhookUrl?: string | undefined;
+  /**
+   * Instead of `webhookUrl`, when the shop runs in this process: each signed delivery is handed to it
+   * in process, with the same retries. It resolves once the shop has taken the event and rejects when it
+   * refused it (what a non-2xx answer is over HTTP).
+   */
+  webhookReceiver?: ((delivery: WebhookDelivery) => Promise<void>) | undefined;
   /** Public path the router is mounted at (e.g. '/razorpay-sandbox'); checkout.js falls back to it. */
   basePath: string;
   now?: () => Date;
@@ -37,8 +56,38 @@ export const SHOP_STOPPING_MESSAGE = 'The shop is restarting: no payment was tak
 
 export interface RazorpaySandbox {
   router: Router;
+  /** The orders and refunds API for a caller in this process (the shop's provider), without HTTP. */
+  api: SandboxApi;
   /** Stops webhook deliveries still pending (retries included). */
   close(): Promise<void>;
+}
+
+/** What Razorpay answers for a list: `{ entity: 'collection', count, items }`. */
+export interface SandboxCollection<T> {
+  entity: 'collection';
+  count: number;
+  items: T[];
+}
+
+/**
+ * The sandbox's API (the part the `razorpay` SDK calls) for a caller in the same process: the bodies its
+ * HTTP routes take, the same checks, the same answers. Every refusal is a SandboxError carrying the status
+ * and error body its route would answer, failures of its own included (500). No key is asked for: the
+ * caller is the process that configured the sandbox's keys.
+ */
+export interface SandboxApi {
+  /** POST /v1/orders */
+  createOrder(body: unknown): Promise<SandboxOrder>;
+  /** GET /v1/orders/:id */
+  order(orderId: string): Promise<SandboxOrder>;
+  /** GET /v1/orders/:id/payments */
+  paymentsOf(orderId: string): Promise<SandboxCollection<SandboxPayment>>;
+  /** GET /v1/payments/:id */
+  payment(paymentId: string): Promise<SandboxPayment>;
+  /** POST /v1/payments/:id/refund */
+  refund(paymentId: string, body: unknown): Promise<SandboxRefund>;
+  /** GET /v1/payments/:id/refunds */
+  refundsOf(paymentId: string): Promise<SandboxCollection<SandboxRefund>>;
 }
 
 /** What the pay endpoint answers: the fields Razorpay's checkout hands to `options.handler`. */
@@ -102,8 +151,10 @@ const payerBody = z.object({
  */
 export function createRazorpaySandbox(opts: RazorpaySandboxOptions): RazorpaySandbox {
   if (!opts.keyId || !opts.keySecret) throw new Error('Razorpay sandbox needs a key id and a key secret');
-  if (opts.webhookUrl && !opts.webhookSecret)
-    throw new Error('Razorpay sandbox: webhookSecret is required with webhookUrl');
+  if ((opts.webhookUrl || opts.webhookReceiver) && !opts.webhookSecret)
+    throw new Error('Razorpay sandbox: webhookSecret is required with webhookUrl or webhookReceiver');
+  if (opts.webhookUrl && opts.webhookReceiver)
+    throw new Error('Razorpay sandbox: webhooks go to webhookUrl or to webhookReceiver, not both');
   const basePath = opts.basePath.replace(/\/+$/, '');
   if (basePath && !basePath.startsWith('/'))
     throw new Error(`Razorpay sandbox: basePath must start with '/': ${opts.basePath}`);
@@ -112,15 +163,8 @@ export function createRazorpaySandbox(opts: RazorpaySandboxOptions): RazorpaySan
   const ledger = new SandboxLedger(opts.pool, now);
   const accountId = razorpayId('acc_');
   const script = checkoutScript(basePath);
-  const webhooks: WebhookSender | undefined =
-    opts.webhookUrl && opts.webhookSecret
-      ? createWebhookSender({
-          url: opts.webhookUrl,
-          secret: opts.webhookSecret,
-          logger: opts.logger,
-          ...opts.webhookRetry,
-        })
-      : undefined;
+  const webhooks = webhookSender(opts);
+  const api = sandboxApi(ledger, opts.logger);
 
   const router = Router();
   router.use(express.json({ limit: '100kb' }));
@@ -155,35 +199,22 @@ export function createRazorpaySandbox(opts: RazorpaySandboxOptions): RazorpaySan
 
   router.use('/v1', basicAuth(opts.keyId, opts.keySecret));
   router.post('/v1/orders', async (req, res) => {
-    const parsed = createOrderBody.safeParse(req.body ?? {});
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new SandboxError(400, issue.message, issue.path.join('.') || undefined);
-    }
-    const { amount, receipt, notes } = parsed.data;
-    res.json(await ledger.createOrder({ amount: amount as number, receipt, notes }));
+    res.json(await api.createOrder(req.body ?? {}));
   });
   router.get('/v1/orders/:id', async (req, res) => {
-    res.json(await ledger.order(req.params.id as string));
+    res.json(await api.order(req.params.id as string));
   });
   router.get('/v1/orders/:id/payments', async (req, res) => {
-    const items = await ledger.paymentsOf(req.params.id as string);
-    res.json({ entity: 'collection', count: items.length, items });
+    res.json(await api.paymentsOf(req.params.id as string));
   });
   router.get('/v1/payments/:id', async (req, res) => {
-    res.json(await ledger.payment(req.params.id as string));
+    res.json(await api.payment(req.params.id as string));
   });
   router.post('/v1/payments/:id/refund', async (req, res) => {
-    const parsed = refundBody.safeParse(req.body ?? {});
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new SandboxError(400, issue.message, issue.path.join('.') || undefined);
-    }
-    res.json(await ledger.refund(req.params.id as string, parsed.data));
+    res.json(await api.refund(req.params.id as string, req.body ?? {}));
   });
   router.get('/v1/payments/:id/refunds', async (req, res) => {
-    const items = await ledger.refundsOf(req.params.id as string);
-    res.json({ entity: 'collection', count: items.length, items });
+    res.json(await api.refundsOf(req.params.id as string));
   });
 
   router.use((_req, res) => {
@@ -204,7 +235,56 @@ export function createRazorpaySandbox(opts: RazorpaySandboxOptions): RazorpaySan
     return payer;
   }
 
-  return { router, close: async () => webhooks?.close() };
+  return { router, api, close: async () => webhooks?.close() };
+}
+
+function webhookSender(opts: RazorpaySandboxOptions): WebhookSender | undefined {
+  if (!opts.webhookSecret) return undefined;
+  const common = { secret: opts.webhookSecret, logger: opts.logger, ...opts.webhookRetry };
+  if (opts.webhookReceiver) {
+    const receive = opts.webhookReceiver;
+    return createWebhookSender({ ...common, target: 'in-process', transport: (delivery) => receive(delivery) });
+  }
+  if (opts.webhookUrl) {
+    return createWebhookSender({
+      ...common,
+      target: opts.webhookUrl,
+      transport: httpWebhookTransport(opts.webhookUrl),
+    });
+  }
+  return undefined;
+}
+
+function sandboxApi(ledger: SandboxLedger, logger: Logger | undefined): SandboxApi {
+  // Every rejection becomes the SandboxError the HTTP route would answer, so both callers see the same.
+  const answer = async <T>(op: () => Promise<T>): Promise<T> => {
+    try {
+      return await op();
+    } catch (err) {
+      throw toSandboxError(err, logger);
+    }
+  };
+  const collection = <T>(items: T[]): SandboxCollection<T> => ({ entity: 'collection', count: items.length, items });
+  return {
+    createOrder: (body) =>
+      answer(() => {
+        const { amount, receipt, notes } = parsedBody(createOrderBody, body);
+        return ledger.createOrder({ amount: amount as number, receipt, notes });
+      }),
+    order: (orderId) => answer(() => ledger.order(orderId)),
+    paymentsOf: (orderId) => answer(async () => collection(await ledger.paymentsOf(orderId))),
+    payment: (paymentId) => answer(() => ledger.payment(paymentId)),
+    refund: (paymentId, body) => answer(() => ledger.refund(paymentId, parsedBody(refundBody, body))),
+    refundsOf: (paymentId) => answer(async () => collection(await ledger.refundsOf(paymentId))),
+  };
+}
+
+/** The body as `schema` reads it, or Razorpay's 400 naming the first field it refuses. */
+function parsedBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const parsed = schema.safeParse(body ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new SandboxError(400, issue.message, issue.path.join('.') || undefined);
 }
 
 const allowAnyOrigin: RequestHandler = (req, res, next) => {
@@ -234,22 +314,22 @@ function basicAuth(keyId: string, keySecret: string): RequestHandler {
 function razorpayErrors(logger: Logger | undefined): ErrorRequestHandler {
   return (err, _req, res, _next) => {
     if (res.headersSent) return;
-    if (err instanceof SandboxError) return void res.status(err.status).json(err.toBody());
-    const e = err as { type?: string; status?: number };
-    if (e.type === 'entity.parse.failed') {
-      return void res.status(400).json(new SandboxError(400, 'The request body is not valid JSON.').toBody());
-    }
-    if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
-      return void res.status(e.status).json(new SandboxError(e.status, 'The request could not be processed.').toBody());
-    }
-    logger?.error({ err }, 'razorpay sandbox failed');
-    res
-      .status(500)
-      .json(
-        new SandboxError(
-          500,
-          'We are facing some trouble completing your request at the moment. Please try again shortly.',
-        ).toBody(),
-      );
+    const refusal = toSandboxError(err, logger);
+    res.status(refusal.status).json(refusal.toBody());
   };
+}
+
+/** What the sandbox answers for an error: its own refusals as they are, anything else as Razorpay's 500. */
+function toSandboxError(err: unknown, logger: Logger | undefined): SandboxError {
+  if (err instanceof SandboxError) return err;
+  const e = err as { type?: string; status?: number } | null;
+  if (e?.type === 'entity.parse.failed') return new SandboxError(400, 'The request body is not valid JSON.');
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
+    return new SandboxError(e.status, 'The request could not be processed.');
+  }
+  logger?.error({ err }, 'razorpay sandbox failed');
+  return new SandboxError(
+    500,
+    'We are facing some trouble completing your request at the moment. Please try again shortly.',
+  );
 }

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sandboxPay } from '../../../services/razorpay-sandbox/src/sandbox-pay.ts';
 import { DEFAULT_ADMIN } from '@shop/test-support/fixtures';
 import {
+  atBothWidths,
   expectFits,
   fillLabelled,
   submitLogin,
@@ -128,6 +129,23 @@ describe('admin screens in a browser', () => {
     await expect.poll(() => shopperOrder.textContent(), WAIT).toContain('Processing');
     // A marker that a reload would wipe.
     await shopperPage.evaluate('window.__sameDocument = true');
+    // The shipment (the built-in Shiprocket sandbox) reaches the open page by push: its AWB, status and link.
+    await expect.poll(() => shopperOrder.textContent(), WAIT).toContain('Track your parcel');
+    const awb = (
+      await api<Array<{ orderNumber: string; shiprocketAWB: string }>>('GET', '/api/orders', undefined, token)
+    ).body.find((o) => o.orderNumber === orderNumber)!.shiprocketAWB;
+    expect(await shopperOrder.textContent()).toContain(`AWB ${awb}`);
+    await expectFits(shopperPage, 'my-orders');
+    const shopperPhone = await sameSessionAt(shopperPage, VIEWPORTS.phone);
+    await shopperPhone.goto('/my-orders');
+    await expect
+      .poll(() => shopperPhone.getByRole('article', { name: `Order ${orderNumber}` }).textContent(), WAIT)
+      .toContain('Track your parcel');
+    await expectFits(shopperPhone, 'my-orders');
+    // The parcel comes back (return to origin): the admin's list says it needs action.
+    expect(
+      (await api('POST', `/shiprocket-sandbox/sandbox/shipments/${awb}/advance`, { status: 'RTO INITIATED' })).status,
+    ).toBe(200);
 
     // The admin logs in (sent to /admin) and sees the dashboard's figures and the revenue chart.
     const { page: admin } = await visitor();
@@ -150,6 +168,14 @@ describe('admin screens in a browser', () => {
     expect(text).toContain(product.name);
     expect(text).toMatch(/AWB/);
     expect(text).toMatch(/Tracking URL/);
+    expect(text).toContain(awb);
+    await expect.poll(() => adminOrder.textContent(), WAIT).toContain('RTO INITIATEDNeeds action');
+    // The tracking fields, scrolled into the list's view, at both widths.
+    await atBothWidths(admin, 'admin-orders-tracking', async () => {
+      const attention = admin.getByRole('article', { name: `Order ${orderNumber}` }).getByText('Needs action');
+      await attention.waitFor(WAIT);
+      await attention.scrollIntoViewIfNeeded();
+    });
     expect(text).toContain('₹');
     expect(
       await admin.evaluate<string>(

@@ -100,6 +100,12 @@ export async function waitHealthy(shop: ShopProcess, timeoutMs = 120_000): Promi
   );
 }
 
+/** The embedded server's URL, from its postmaster.pid in `pgDir` (line 4: the port). */
+export function embeddedDatabaseUrl(pgDir: string): string {
+  const lines = fs.readFileSync(path.join(pgDir, 'postmaster.pid'), 'utf8').split('\n');
+  return `postgres://postgres:postgres@127.0.0.1:${lines[3]!.trim()}/shop`;
+}
+
 /** kill -9 of the shop's node process only (not its process group: the embedded Postgres lives on). */
 export async function crash(shop: ShopProcess): Promise<void> {
   shop.child.kill('SIGKILL');

@@ -54,6 +54,15 @@ export function createAppRoutes(): RouteObject[] {
               lazy: () => import('./routes/signup').then((m) => ({ Component: m.SignupRoute })),
             },
             {
+              path: paths.forgotPassword.path,
+              lazy: () => import('./routes/forgot-password').then((m) => ({ Component: m.ForgotPasswordRoute })),
+            },
+            {
+              // No sign-in: reached from the e-mailed link (the token in the fragment).
+              path: paths.resetPassword.path,
+              lazy: () => import('./routes/reset-password').then((m) => ({ Component: m.ResetPasswordRoute })),
+            },
+            {
               path: paths.contact.path,
               lazy: () => import('./routes/contact').then((m) => ({ Component: m.ContactRoute })),
             },
@@ -128,6 +137,10 @@ export function createAppRoutes(): RouteObject[] {
                     {
                       path: paths.admin.refunds.path,
                       lazy: () => import('./routes/admin/refunds').then((m) => ({ Component: m.AdminRefundsRoute })),
+                    },
+                    {
+                      path: paths.admin.mail.path,
+                      lazy: () => import('./routes/admin/mail').then((m) => ({ Component: m.AdminMailRoute })),
                     },
                     pendingAdminScreen(paths.admin.deliveryAreas.path, {
                       title: 'Delivery Areas',

@@ -1,4 +1,5 @@
 // Every route path and the links that point at it live here, so a rename happens in one place.
+import { orderConfirmationHref, resetPasswordHref, WEB_PAGES } from '@shop/shared/contracts/web-links';
 
 type ProductListFilter = { category?: string | null; collection?: string | null };
 
@@ -40,10 +41,10 @@ export const paths = {
    * An order's confirmation page, for guests too. The link's token rides in the fragment, which the browser never
    * sends to a server, so it stays out of access logs and Referer headers.
    */
-  orderConfirmation: {
-    path: '/order-confirmation',
-    getHref: (token: string) => `/order-confirmation#${encodeURIComponent(token)}`,
-  },
+  orderConfirmation: { path: WEB_PAGES.orderConfirmation, getHref: orderConfirmationHref },
+  forgotPassword: { path: '/forgot-password', getHref: () => '/forgot-password' },
+  /** Where a password-reset e-mail links to; its token rides in the fragment, like the confirmation's. */
+  resetPassword: { path: WEB_PAGES.resetPassword, getHref: resetPasswordHref },
   admin: {
     root: { path: '/admin', getHref: () => '/admin' },
     products: {
@@ -61,16 +62,23 @@ export const paths = {
     deliverySettings: { path: '/admin/delivery-settings', getHref: () => '/admin/delivery-settings' },
     deliveryAreas: { path: '/admin/delivery-areas', getHref: () => '/admin/delivery-areas' },
     refunds: { path: '/admin/refunds', getHref: () => '/admin/refunds' },
+    mail: { path: '/admin/mail', getHref: () => '/admin/mail' },
   },
 } as const;
 
 /**
  * Returns `target` when it is a path inside this site (so a crafted ?redirectTo= cannot send the user
- * elsewhere), and null otherwise. Links back to the login and signup pages are dropped as well.
+ * elsewhere), and null otherwise. Links back to the login, signup and password-reset pages are dropped as well.
  */
 export function safeRedirectPath(target: string | null | undefined): string | null {
   if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return null;
   const pathname = target.split(/[?#]/, 1)[0];
-  if (pathname === paths.login.path || pathname === paths.signup.path) return null;
+  const accountPages: readonly string[] = [
+    paths.login.path,
+    paths.signup.path,
+    paths.forgotPassword.path,
+    paths.resetPassword.path,
+  ];
+  if (accountPages.includes(pathname!)) return null;
   return target;
 }

@@ -1,3 +1,4 @@
+import { env } from '@/config/env';
 import { orderStreamUrl } from './stream-ticket';
 
 /** How long to wait before opening again a stream (or ticket) the server refused. */
@@ -74,4 +75,70 @@ export function openOrderStream(token: string | null, handlers: OrderStreamHandl
     clearTimeout(retry);
     source?.close();
   };
+}
+
+export type ConfirmationStreamHandlers = {
+  /** The stream is open: the order comes down it once it is placed. */
+  onReady?: () => void;
+  /** The `order` event's data (JSON-parsed): the order, placed and listed. The stream then ends. */
+  onOrder: (data: unknown) => void;
+  /** The stream was refused, dropped, or ended without the order: the caller reads the order by itself. */
+  onFailed: () => void;
+};
+
+/** The events of a Server-Sent Events body as they arrive (comments and `retry:` skipped). */
+async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ event: string; data: string }> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let event = 'message';
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      }
+      if (data.length > 0) yield { event, data: data.join('\n') };
+    }
+  }
+}
+
+/**
+ * Follows one order being placed by its confirmation link's token: POST /orders/confirmation/stream, read
+ * as Server-Sent Events with fetch (EventSource cannot send a body, and the token must stay out of URLs).
+ * The server sends `ready`, then `order` once the order is placed and listed, and ends the stream. Nothing
+ * is retried here: on any failure the caller falls back to reading the order again. Returns the closer.
+ */
+export function followOrderConfirmation(token: string, handlers: ConfirmationStreamHandlers): () => void {
+  const abort = new AbortController();
+  void (async () => {
+    try {
+      const answer = await fetch(`${env.apiUrl}/orders/confirmation/stream`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ token }),
+        signal: abort.signal,
+      });
+      if (!answer.ok || !answer.body) return handlers.onFailed();
+      for await (const { event, data } of sseEvents(answer.body)) {
+        if (event === 'ready') handlers.onReady?.();
+        else if (event === 'order') {
+          const order = JSON.parse(data) as unknown;
+          abort.abort();
+          return handlers.onOrder(order);
+        }
+      }
+      if (!abort.signal.aborted) handlers.onFailed();
+    } catch {
+      if (!abort.signal.aborted) handlers.onFailed();
+    }
+  })();
+  return () => abort.abort();
 }

@@ -75,10 +75,24 @@ export const orderSchema = z.object({
   shippingCharge: figureOrZero.optional(),
   deliveryCharge: figureOrZero.optional(),
   razorpayPaymentId: optionalText.optional(),
-  /** Null until a courier is wired in. */
+  /** The shipment's AWB, tracking page and Shiprocket status (e.g. 'IN TRANSIT'); null until it is made. */
   shiprocketAWB: textOrNull,
   shiprocketTrackingUrl: textOrNull,
   shiprocketStatus: textOrNull,
+  /** Why it was cancelled (null unless Cancelled). */
+  cancelReason: textOrNull,
+  /** A cancelled order's refund: its amount, the provider's reference once taken, Pending or Refunded. */
+  refund: z
+    .object({ amount: figureOrZero, reference: textOrNull, status: z.string() })
+    .nullish()
+    .catch(null)
+    .transform((refund) => refund ?? null),
+  /** Whether its shopper may still cancel it (the server's rule: Processing, not yet shipped). */
+  canCancel: z
+    .boolean()
+    .nullish()
+    .catch(false)
+    .transform((value) => value ?? false),
   /** Whether an admin has marked it seen. */
   seen: z
     .boolean()
@@ -86,6 +100,9 @@ export const orderSchema = z.object({
     .transform((value) => value ?? false),
 });
 export type Order = z.infer<typeof orderSchema>;
+
+/** The shipping status of a shipment cancelled at Shiprocket (a cancelled order's): no parcel to track. */
+export const SHIPMENT_CANCELED = 'CANCELED';
 
 /** Parses an order list, dropping entries that cannot be shown rather than failing the screen. */
 export function parseOrderList(raw: unknown): Order[] {

@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { decideAndAppend } from '@shop/shared/eventstore/command';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
-import {
-  decideTestimonial,
-  evolveTestimonial,
-  initialTestimonialState,
-  type TestimonialCommand,
-} from './decider.ts';
+import { decideTestimonial, evolveTestimonial, initialTestimonialState, type TestimonialCommand } from './decider.ts';
 import { testimonialStreamId, type TestimonialStatus } from './events.ts';
 
 const TESTIMONIAL = { initialState: initialTestimonialState, evolve: evolveTestimonial, decide: decideTestimonial };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { verifyPassword } from '@shop/shared/auth/passwords';
+import type { BoundUserDirectory } from '@shop/shared/auth/user-directory';
 import type { KnownDevices } from '@shop/shared/auth/known-devices';
 import { NotFoundError, UnauthorizedError, UnavailableError } from '@shop/shared/errors/errors';
 import { loginLimits } from './login-limits.ts';
@@ -36,12 +37,29 @@ export const RegisterBody = z.object({
     .min(6, 'Password must be at least 6 characters')
     .max(MAX_PASSWORD, TOO_LONG_PASSWORD),
 });
+/** The one answer to a reset request, whether or not the e-mail has an account (nothing to learn from it). */
+export const RESET_REQUESTED_MESSAGE =
+  'If an account exists for that e-mail, we have sent it a link to reset the password. The link works once, for 30 minutes.';
+export const PASSWORD_RESET_MESSAGE = 'Your password has been reset. Please log in with your new password.';
 export const LoginBody = z.object({
   email: required('Email'),
   password: z
     .string({ error: 'Password is required' })
     .min(1, 'Password is required')
     .max(MAX_PASSWORD, TOO_LONG_PASSWORD),
+});
+const newPassword = z
+  .string({ error: 'Password is required' })
+  .min(6, 'Password must be at least 6 characters')
+  .max(MAX_PASSWORD, TOO_LONG_PASSWORD);
+export const ForgotPasswordBody = z.object({ email });
+export const ResetPasswordBody = z.object({
+  token: z
+    .string({ error: 'The reset link is missing its token' })
+    .trim()
+    .min(1, 'The reset link is missing its token')
+    .max(200),
+  password: newPassword,
 });
 // Phone, dob and gender left out keep their value; '' or null clears them.
 const blankToNull = <T>(v: T | '' | null | undefined) => (v === undefined ? undefined : v ? v : null);
@@ -63,6 +81,8 @@ export const ProfileBody = z.object({
 export type AccountsPorts = Pick<ServiceContext, 'pool' | 'tokens' | 'waitForProjection'> & {
   accounts: Accounts;
   devices: KnownDevices;
+  /** This process's token check: a reset drops what it remembers of the user, so old sessions end at once. */
+  directory: Pick<BoundUserDirectory, 'forget'>;
 };
 
 const route = routeOf<AccountsPorts>('accounts');
@@ -79,7 +99,11 @@ const waitForUser = async (ctx: AccountsPorts, userId: string, version: number) 
   if (!user) throw new UnavailableError(NOT_YET_READABLE);
   return user;
 };
-const session = (ctx: AccountsPorts, user: UserView) => ({ user, token: ctx.tokens.sign(user) });
+/** The user and a token of their current session generation (`sessionVersion`: 0 until a password reset). */
+const session = (ctx: AccountsPorts, user: UserView, sessionVersion: number) => ({
+  user,
+  token: ctx.tokens.sign({ ...user, sessionVersion }),
+});
 
 const registerLimit = () => [
   rateLimit({
@@ -92,6 +116,35 @@ const registerLimit = () => [
 // Failed log-ins per account and address, per address, and per account from any address (a browser that
 // logged in to the account before is exempt from that one), shared through Redis.
 const loginLimit = ({ devices }: AccountsPorts) => [loginLimits({ devices })];
+// Reset requests per client address, and per e-mail from any address (no one's inbox is flooded); the same
+// limits whether or not the e-mail has an account. Reset attempts per address (a token cannot be guessed, but
+// trying costs a hash each).
+const forgotPasswordLimit = () => [
+  rateLimit({
+    name: 'forgot-password',
+    windowMs: 15 * 60_000,
+    max: 10,
+    message: 'Too many password reset requests, please try again in 15 minutes',
+  }),
+  rateLimit({
+    name: 'forgot-password-email',
+    windowMs: 60 * 60_000,
+    max: 5,
+    key: (req) =>
+      `email:${String((req.body as { email?: unknown } | undefined)?.email ?? '')
+        .trim()
+        .toLowerCase()}`,
+    message: 'Too many password reset requests, please try again in an hour',
+  }),
+];
+const resetPasswordLimit = () => [
+  rateLimit({
+    name: 'reset-password',
+    windowMs: 15 * 60_000,
+    max: 20,
+    message: 'Too many password reset attempts, please try again in 15 minutes',
+  }),
+];
 
 /** Routes of the accounts service: /api/auth/... */
 export const ACCOUNTS_API_ROUTES = [
@@ -113,7 +166,9 @@ export const ACCOUNTS_API_ROUTES = [
       (ctx) =>
       async (_req, res, { body }) => {
         const { userId, version } = await ctx.accounts.register(body);
-        res.status(201).json({ message: 'Account created', ...session(ctx, await waitForUser(ctx, userId, version)) });
+        res
+          .status(201)
+          .json({ message: 'Account created', ...session(ctx, await waitForUser(ctx, userId, version), 0) });
       },
   }),
   route({
@@ -136,12 +191,53 @@ export const ACCOUNTS_API_ROUTES = [
         // Same message and similar work whether the e-mail or the password is wrong.
         const ok = await verifyPassword(
           body.password,
-          found?.passwordHash ?? 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + 'A'.repeat(86),
+          found?.secrets.passwordHash ?? 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + 'A'.repeat(86),
         );
         if (!found || !ok) throw new UnauthorizedError('Invalid email or password');
-        const { passwordHash: _hash, ...user } = found;
         ctx.devices.remember(req, res, body.email);
-        res.json({ message: 'Login successful', ...session(ctx, user) });
+        res.json({ message: 'Login successful', ...session(ctx, found.user, found.secrets.sessionVersion) });
+      },
+  }),
+  route({
+    method: 'post',
+    path: '/api/auth/forgot-password',
+    auth: 'public',
+    summary: 'Ask for a password-reset link by e-mail; the same answer whether or not the e-mail has an account',
+    body: ForgotPasswordBody,
+    middleware: forgotPasswordLimit,
+    responses: {
+      200: '{message}: the same whether or not an account exists (a link is e-mailed when one does)',
+      400: 'Bad input (names the field)',
+      429: 'Too many reset requests',
+    },
+    handler:
+      (ctx) =>
+      async (_req, res, { body }) => {
+        await ctx.accounts.requestPasswordReset(body.email);
+        res.json({ message: RESET_REQUESTED_MESSAGE });
+      },
+  }),
+  route({
+    method: 'post',
+    path: '/api/auth/reset-password',
+    auth: 'public',
+    summary: "Set a new password with a reset link's token (once, within 30 minutes); ends the user's sessions",
+    body: ResetPasswordBody,
+    middleware: resetPasswordLimit,
+    responses: {
+      200: '{message}: the password is reset; tokens issued before no longer work',
+      400: 'Bad input, or the link is invalid, used or expired',
+      429: 'Too many reset attempts',
+      503: 'Saved but not yet readable',
+    },
+    handler:
+      (ctx) =>
+      async (_req, res, { body }) => {
+        const { userId, version } = await ctx.accounts.resetPassword(body.token, body.password);
+        ctx.directory.forget(userId);
+        // Answered once the new password logs in (the login reads the users projection).
+        await waitForUser(ctx, userId, version);
+        res.json({ message: PASSWORD_RESET_MESSAGE });
       },
   }),
   route({
@@ -178,7 +274,8 @@ export const ACCOUNTS_API_ROUTES = [
       async (req, res, { body }) => {
         const version = await ctx.accounts.updateProfile(req.user!.id, body);
         const user = await waitForUser(ctx, req.user!.id, version);
-        res.json({ ...user, user, token: ctx.tokens.sign(user) });
+        // The same session, renewed: its generation is the one the request's token was accepted with.
+        res.json({ ...user, user, token: ctx.tokens.sign({ ...user, sessionVersion: req.user!.sessionVersion }) });
       },
   }),
   route({

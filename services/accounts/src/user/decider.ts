@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError, ValidationError } from '@shop/shared/errors/errors';
+import { timingSafeEqual } from 'node:crypto';
 import { indiaDate } from '@shop/shared/time/india-date';
 import type { EmailEvent, Gender, UserEvent, UserProfileUpdated, UserRegistered } from './events.ts';
 
@@ -14,6 +15,10 @@ export type UserState =
       dob: string | null;
       gender: Gender | null;
       isAdmin: boolean;
+      /** The reset link asked for last and not used yet (its secret's hash), or null. */
+      passwordReset: { tokenHash: string; expiresAt: string } | null;
+      /** Sessions issued in an earlier generation have ended (one PasswordReset each). */
+      sessionVersion: number;
     };
 
 /** What UserRegistered records, registered at `now`. */
@@ -27,7 +32,18 @@ export type UpdateProfile = {
   data: Omit<UserProfileUpdated['data'], 'userId' | 'updatedAt'> & { now: Date };
 };
 export type PromoteToAdmin = { type: 'PromoteToAdmin'; data: { now: Date } };
-export type UserCommand = RegisterUser | UpdateProfile | PromoteToAdmin;
+/** Gives the user a reset link whose secret hashes to `tokenHash`, working until `expiresAt`. */
+export type RequestPasswordReset = {
+  type: 'RequestPasswordReset';
+  data: { tokenHash: string; expiresAt: Date; now: Date };
+};
+/** Sets the password anew with the secret of the user's live reset link (its hash, `tokenHash`). */
+export type ResetPassword = { type: 'ResetPassword'; data: { tokenHash: string; passwordHash: string; now: Date } };
+export type UserCommand = RegisterUser | UpdateProfile | PromoteToAdmin | RequestPasswordReset | ResetPassword;
+
+/** What a used, expired, replaced or made-up reset link gets. */
+export const RESET_LINK_INVALID_MESSAGE =
+  'This password reset link is invalid or has expired. Please ask for a new one.';
 
 export const FUTURE_DOB_MESSAGE = 'Date of birth (dob) cannot be in the future';
 
@@ -46,12 +62,22 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         dob: null,
         gender: null,
         isAdmin: d.isAdmin,
+        passwordReset: null,
+        sessionVersion: 0,
       };
     }
     case 'UserProfileUpdated':
       return state.status === 'registered' ? { ...state, ...event.data, userId: state.userId } : state;
     case 'UserPromotedToAdmin':
       return state.status === 'registered' ? { ...state, isAdmin: true } : state;
+    case 'PasswordResetRequested':
+      return state.status === 'registered'
+        ? { ...state, passwordReset: { tokenHash: event.data.tokenHash, expiresAt: event.data.expiresAt } }
+        : state;
+    case 'PasswordReset':
+      return state.status === 'registered'
+        ? { ...state, passwordReset: null, sessionVersion: state.sessionVersion + 1 }
+        : state;
   }
 }
 
@@ -78,11 +104,40 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
         { type: 'UserPromotedToAdmin', data: { userId: state.userId, promotedAt: command.data.now.toISOString() } },
       ];
     }
+    case 'RequestPasswordReset': {
+      if (state.status !== 'registered') throw new NotFoundError('User not found');
+      const { tokenHash, expiresAt, now } = command.data;
+      return [
+        {
+          type: 'PasswordResetRequested',
+          data: { userId: state.userId, tokenHash, requestedAt: now.toISOString(), expiresAt: expiresAt.toISOString() },
+        },
+      ];
+    }
+    case 'ResetPassword': {
+      const { tokenHash, passwordHash, now } = command.data;
+      const live = state.status === 'registered' ? state.passwordReset : null;
+      if (!live || !sameHash(live.tokenHash, tokenHash) || Date.parse(live.expiresAt) <= now.getTime())
+        throw new ValidationError(RESET_LINK_INVALID_MESSAGE, [{ path: 'token', message: RESET_LINK_INVALID_MESSAGE }]);
+      return [
+        {
+          type: 'PasswordReset',
+          data: { userId: (state as { userId: string }).userId, passwordHash, resetAt: now.toISOString() },
+        },
+      ];
+    }
     default: {
       const never: never = command;
       throw new Error(`Unknown command ${JSON.stringify(never)}`);
     }
   }
+}
+
+/** Two hex hashes compared in constant time (a reset secret is never compared byte by byte in the open). */
+function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
 }
 
 // ---- email-<address>: one owner per address ----

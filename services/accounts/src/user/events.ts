@@ -24,7 +24,24 @@ export type UserProfileUpdated = {
   };
 };
 export type UserPromotedToAdmin = { type: 'UserPromotedToAdmin'; data: { userId: string; promotedAt: string } };
-export type UserEvent = UserRegistered | UserProfileUpdated | UserPromotedToAdmin;
+/**
+ * The user asked for a password-reset link: the link's secret is kept only as its SHA-256 (`tokenHash`), never
+ * itself, and works until `expiresAt`, once. A later request replaces it.
+ */
+export type PasswordResetRequested = {
+  type: 'PasswordResetRequested';
+  data: { userId: string; tokenHash: string; requestedAt: string; expiresAt: string };
+};
+/**
+ * The password was set anew through a reset link: the link is used up, and every session issued before ends
+ * (tokens carry the session generation, which this moves on).
+ */
+export type PasswordReset = {
+  type: 'PasswordReset';
+  data: { userId: string; passwordHash: string; resetAt: string };
+};
+export type UserEvent =
+  UserRegistered | UserProfileUpdated | UserPromotedToAdmin | PasswordResetRequested | PasswordReset;
 
 export type EmailClaimed = { type: 'EmailClaimed'; data: { email: string; userId: string } };
 export type EmailReleased = { type: 'EmailReleased'; data: { email: string; userId: string } };

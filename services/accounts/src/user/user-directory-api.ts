@@ -9,8 +9,8 @@ export const UserCheckBody = z.object({ userId: z.string().min(1).max(100) });
 const route = routeOf<{ users: UserDirectory }>('accounts');
 
 /**
- * The user check over HTTP, for the other services running as their own processes: `{user: {isAdmin}}`
- * while the user exists, `{user: null}` once they are gone.
+ * The user check over HTTP, for the other services running as their own processes: `{user: {isAdmin,
+ * sessionVersion}}` while the user exists, `{user: null}` once they are gone.
  */
 export const USER_DIRECTORY_ROUTES = [
   route({
@@ -20,7 +20,7 @@ export const USER_DIRECTORY_ROUTES = [
     summary: "Whether a token's user still exists, and is an admin now (service token)",
     body: UserCheckBody,
     responses: {
-      200: '{user: {isAdmin} | null}',
+      200: '{user: {isAdmin, sessionVersion} | null}',
       400: 'Bad input',
       401: 'Service token required',
       403: 'Internal route',

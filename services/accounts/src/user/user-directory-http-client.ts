@@ -1,4 +1,4 @@
-import type { UserDirectory } from '@shop/shared/auth/user-directory';
+import type { DirectoryUser, UserDirectory } from '@shop/shared/auth/user-directory';
 import { USER_CHECK_PATH } from './user-directory-api.ts';
 
 /**
@@ -12,7 +12,7 @@ export class UserDirectoryHttpClient implements UserDirectory {
     private readonly serviceToken: () => string,
   ) {}
 
-  async find(userId: string): Promise<{ isAdmin: boolean } | null> {
+  async find(userId: string): Promise<DirectoryUser | null> {
     const res = await fetch(`${this.baseUrl}${USER_CHECK_PATH}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${this.serviceToken()}` },
@@ -21,9 +21,13 @@ export class UserDirectoryHttpClient implements UserDirectory {
     });
     const text = await res.text();
     if (!res.ok) throw new Error(`The accounts service answered the user check ${res.status}: ${text.slice(0, 200)}`);
-    const { user } = JSON.parse(text) as { user?: { isAdmin?: unknown } | null };
+    const { user } = JSON.parse(text) as { user?: { isAdmin?: unknown; sessionVersion?: unknown } | null };
     if (user === null) return null;
-    if (user && typeof user.isAdmin === 'boolean') return { isAdmin: user.isAdmin };
+    if (user && typeof user.isAdmin === 'boolean')
+      return {
+        isAdmin: user.isAdmin,
+        sessionVersion: typeof user.sessionVersion === 'number' ? user.sessionVersion : 0,
+      };
     throw new Error('The accounts service answered the user check without a user');
   }
 }

@@ -1,13 +1,13 @@
 import type pg from 'pg';
 import type { UserDirectory } from '@shop/shared/auth/user-directory';
-import { findUserById } from '../read-models/users/users-queries.ts';
+import { findUserWithSecrets } from '../read-models/users/users-queries.ts';
 
 /** The accounts service's users as its projection has them now: what every process checks tokens against. */
 export function accountsUserDirectory(pool: pg.Pool): UserDirectory {
   return {
     async find(userId) {
-      const user = await findUserById(pool, userId);
-      return user ? { isAdmin: user.isAdmin } : null;
+      const found = await findUserWithSecrets(pool, userId);
+      return found ? { isAdmin: found.user.isAdmin, sessionVersion: found.secrets.sessionVersion } : null;
     },
   };
 }

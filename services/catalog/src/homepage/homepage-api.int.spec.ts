@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartForm } from '@shop/test-support/http';
 import { startShopWithShopper, type TestShop } from '@shop/test-support/test-shop';
+import { PNG_1X1 as PNG } from '@shop/test-support/fixtures';
 import type { HomepageView } from '../read-models/homepage/homepage-queries.ts';
 
 type Home = HomepageView & { message?: string };
 
-// The PNG signature and a few bytes: enough for the upload check, which reads the first bytes.
-const PNG = Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-  Buffer.from('slide-0-image'),
-]);
 
 let shop: TestShop;
 let admin: string;
@@ -88,13 +84,16 @@ describe('GET and PUT /api/home', () => {
     );
     expect(r.status).toBe(200);
     const [first, second] = (await home()).carousel;
-    expect(first).toMatchObject({ ...kurta, image: expect.stringMatching(/^\/uploads\/[\w-]+\.png$/) });
+    expect(first).toMatchObject({ ...kurta, image: expect.stringMatching(/^\/uploads\/[\w-]+_w1\/1\.jpg$/) });
     expect(second).toEqual(saree);
     expect((await home()).sections).toEqual([]);
     const served = await fetch(shop.url + first!.image);
     expect(served.status).toBe(200);
-    expect(served.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+    // the slide's photo re-encoded (photo renditions), its WebP beside it
+    expect(served.headers.get('content-type')).toBe('image/jpeg');
+    expect((await fetch(shop.url + first!.image.replace(/\.jpg$/, '.webp'))).headers.get('content-type')).toBe(
+      'image/webp',
+    );
   });
 
   it('refuses non-images (400), images over 5 MB (413) and files for no slide (400), saving nothing', async () => {

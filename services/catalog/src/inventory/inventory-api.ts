@@ -63,4 +63,18 @@ export const INVENTORY_ROUTES = [
         res.json({ ok: true });
       },
   }),
+  route({
+    method: 'post',
+    path: '/internal/inventory/return',
+    auth: 'service',
+    summary: "Return a cancelled order's stock (service token)",
+    body: SettleBody,
+    responses: { 200: '{ok: true}', 400: 'Bad input', ...INTERNAL },
+    handler:
+      ({ inventory }) =>
+      async (_req, res, { body }) => {
+        await inventory.returnSale(body.reservationId, body.reason);
+        res.json({ ok: true });
+      },
+  }),
 ];

@@ -20,6 +20,10 @@ export class InventoryHttpClient implements InventoryPort {
     await this.post('commit', { reservationId });
   }
 
+  async returnSale(reservationId: string, reason?: string): Promise<void> {
+    await this.post('return', { reservationId, reason });
+  }
+
   private async post<T>(action: string, body: unknown): Promise<T> {
     let res: Response;
     try {

@@ -9,6 +9,9 @@ import type { StockWriter } from './stock-writer.ts';
 
 type Refusal = { ok: false; title: string; message: string };
 
+/** A hold id no reservation has (`<reservationId>#<line>`): asks a writer about a hold not yet made. */
+export const NO_HOLD = '#';
+
 /** Whether the product is sold by size now: some offered size holds units (then its general stock is 0). */
 const soldBySize = (product: Pick<ProductFacts, 'sizeQuantities'>) =>
   Object.values(product.sizeQuantities).some((n) => n > 0);
@@ -51,6 +54,38 @@ function shortage(name: string, line: ReserveLine, stockSize: string | null, ava
         title: 'Not enough stock',
         message: `${name} only has ${available} item(s) available. You requested ${line.quantity}.`,
       };
+}
+
+/**
+ * The refusal `reserve` would answer for these lines, when it is certain from what is known without asking a
+ * stock stream: every line on a stock of its own (no line split over sizes, no two lines on one stock), each
+ * product known and on sale, and every line's stock sure to refuse it (`soldOut`: the units on sale when the
+ * stock certainly cannot take `quantity` now, else null). Then `reserve` would hold nothing and name the
+ * first line, as this does. null on any doubt. The inventory asks its stock writer (refusalFromMemory); the
+ * distributed gateway asks the sold-out flags the catalog publishes (sold-out-beacon.ts).
+ */
+export async function certainRefusal(
+  lines: ReserveLine[],
+  productOf: (id: string) => Promise<Pick<ProductFacts, 'id' | 'name' | 'isDelisted' | 'sizeQuantities'> | null>,
+  soldOut: (stream: string, quantity: number, productId: string) => number | null,
+): Promise<Refusal | null> {
+  if (lines.length === 0) return null;
+  const streams = new Set<string>();
+  let first: Refusal | null = null;
+  for (const line of lines) {
+    const product = await productOf(line.productId);
+    if (!product || product.isDelisted) return null;
+    if (line.size === null && soldBySize(product)) return null;
+    const stockSize = stockSizeFor(product, line.size);
+    if (stockSize !== null && !(stockSize in product.sizeQuantities)) return null;
+    const stream = stockStreamId(product.id, stockSize);
+    if (streams.has(stream)) return null;
+    streams.add(stream);
+    const available = soldOut(stream, line.quantity, product.id);
+    if (available === null) return null;
+    first ??= shortage(product.name, line, stockSize, available);
+  }
+  return first;
 }
 
 /**
@@ -178,6 +213,21 @@ export class Inventory implements InventoryPort {
     throw reason;
   }
 
+  /**
+   * The refusal `reserve` would answer for these lines now, when it is certain from memory alone: every line
+   * on a stock of its own (no line split over sizes, no two lines on one stock), each product known and on
+   * sale, and every stock's writer sure it cannot take the line (StockWriter.soldOutFor). Then `reserve`
+   * would hold nothing and name the first line, as this does. null on any doubt: `reserve` decides then.
+   * Holds nothing, reads no stream and writes nothing.
+   */
+  refusalFromMemory(lines: ReserveLine[]): Promise<Refusal | null> {
+    return certainRefusal(
+      lines,
+      (id) => this.products.get(id),
+      (stream, quantity) => this.writer.soldOutFor(stream, NO_HOLD, quantity),
+    );
+  }
+
   /** Each offered size's units as its stock stream's writer knows them now. */
   private async sizeStock(product: ProductFacts): Promise<Array<[string, number]>> {
     return Promise.all(
@@ -208,13 +258,22 @@ export class Inventory implements InventoryPort {
     await this.settle(await holdsOfReservation(this.db, reservationId), 'release', reason);
   }
 
+  /** Returns a cancelled order's sold units (or its still-held ones) to stock. Idempotent. */
+  async returnSale(reservationId: string, reason = 'order cancelled'): Promise<void> {
+    await this.settle(await holdsOfReservation(this.db, reservationId), 'return', reason);
+  }
+
   /** Turns the reservation into a sale. Idempotent. */
   async commit(reservationId: string): Promise<void> {
     await this.settle(await holdsOfReservation(this.db, reservationId), 'commit');
   }
 
   /** Releases or commits each hold on its stream; answers how many holds changed. */
-  private async settle(holds: HoldRef[], action: 'release' | 'commit', reason = 'released'): Promise<number> {
+  private async settle(
+    holds: HoldRef[],
+    action: 'release' | 'return' | 'commit',
+    reason = 'released',
+  ): Promise<number> {
     const now = this.clock();
     const outcomes = await Promise.all(
       holds.map((h) => {
@@ -222,7 +281,10 @@ export class Inventory implements InventoryPort {
         const key = { productId: h.productId, size: h.stockSize, reservationId: h.holdId, now };
         return action === 'commit'
           ? this.writer.execute(stream, { type: 'CommitStock', data: key })
-          : this.writer.execute(stream, { type: 'ReleaseStock', data: { ...key, reason } });
+          : this.writer.execute(stream, {
+              type: 'ReleaseStock',
+              data: { ...key, reason, ...(action === 'return' ? { returnSale: true } : {}) },
+            });
       }),
     );
     return outcomes.filter((events) => events.length > 0).length;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sandboxPay } from '../../../razorpay-sandbox/src/sandbox-pay.ts';
 import { testShopForTests } from '@shop/test-support/file-shop';
-import { guestOrderData } from '@shop/test-support/purchase';
+import { guestOrderData, waitForPlacedOrder } from '@shop/test-support/purchase';
+import { waitUntil } from '@shop/test-support/wait-until';
 
 interface Product {
   id: string;
@@ -34,10 +35,12 @@ async function buy(buyer: number, productId: string, size: string | null, quanti
     },
   );
   if (created.status !== 201) return { paid: false as const, status: created.status, body: created.body };
-  const verified = await running.shop.api('POST', '/api/payment/verify', {
+  const verified = await running.shop.api<{ orderNumber: string; orderToken: string }>('POST', '/api/payment/verify', {
     body: await sandboxPay(`${running.shop.url}/razorpay-sandbox`, created.body.id),
   });
   expect(verified.status).toBe(200);
+  // Verify answers once the payment is recorded; the order (and the stock it commits) follows.
+  await waitForPlacedOrder(running.shop, verified.body.orderToken, verified.body.orderNumber);
   return { paid: true as const, status: created.status, body: created.body };
 }
 
@@ -72,7 +75,11 @@ describe('sized products: one truth of units', () => {
     expect(late.map((r) => r.status)).toEqual([409, 409, 409]);
     expect(late[2]!.body).toMatchObject({ message: 'Sized Kurta only has 0 item(s) available. You requested 1.' });
 
-    const after = await running.shop.api<Product>('GET', `/api/products/${p.id}`);
+    // The product's read model follows the sales (committed after verify answers).
+    const after = await waitUntil(async () => {
+      const read = await running.shop.api<Product>('GET', `/api/products/${p.id}`);
+      return read.body.quantity === 0 ? read : undefined;
+    }, 'the product to show its units sold');
     expect(after.body).toMatchObject({ quantity: 0, sizeQuantities: { S: 0, M: 0 } });
     const sold = await running.shop.db.pool.query<{ n: number }>(
       `SELECT coalesce(sum((data->>'quantity')::int), 0)::int AS n FROM catalog.events
@@ -94,7 +101,11 @@ describe('sized products: one truth of units', () => {
       message: 'Split Tee only has 3 item(s) available. You requested 4.',
     });
     expect((await buy(11, p.id, null, 3)).paid).toBe(true);
-    expect((await running.shop.api<Product>('GET', `/api/products/${p.id}`)).body).toMatchObject({
+    const sold = await waitUntil(async () => {
+      const read = await running.shop.api<Product>('GET', `/api/products/${p.id}`);
+      return read.body.quantity === 0 ? read : undefined;
+    }, 'the product to show its units sold');
+    expect(sold.body).toMatchObject({
       quantity: 0,
       sizeQuantities: { S: 0, M: 0, L: 0 },
     });
@@ -116,7 +127,10 @@ describe('sized products: one truth of units', () => {
     });
     expect(upd.body).toMatchObject({ quantity: 4, sizeQuantities: { S: 0 } });
     expect((await buy(20, p.id, 'S', 1)).paid).toBe(true); // no size stock: the seeds' rule uses the total
-    expect((await running.shop.api<Product>('GET', `/api/products/${p.id}`)).body.quantity).toBe(3);
+    await waitUntil(
+      async () => (await running.shop.api<Product>('GET', `/api/products/${p.id}`)).body.quantity === 3,
+      'the product to show the unit sold',
+    );
     const qtyOnly = await running.shop.api<{ message: string }>('PUT', `/api/products/${p.id}`, {
       token: running.admin,
       body: { sizeQuantities: { S: 5 } },

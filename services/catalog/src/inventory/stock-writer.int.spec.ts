@@ -55,8 +55,8 @@ const release = (productId: string, reservationId: string): StockCommand => ({
 });
 
 /** A writer with a fresh sold-out stream of `n` units, all held (hold ids h0..h{n-1}). */
-async function soldOut(n: number) {
-  const writer = new StockWriter(testLog.store);
+async function soldOut(n: number, opts: { soleWriter?: boolean } = {}) {
+  const writer = new StockWriter(testLog.store, opts);
   const productId = randomUUID();
   const stream = stockStreamId(productId, null);
   await writer.execute(stream, setLevel(productId, n));
@@ -110,6 +110,39 @@ describe('StockWriter: a sold-out stream refuses in memory', () => {
     const events = await writer.execute(stream, reserve(productId, 'after-window'));
     expect(events.map((e) => e.type)).toEqual(['StockReserved']);
     expect(queries).toBeGreaterThan(0);
+  });
+
+  it('as the sole writer (the all-in-one process), trusts the sold-out state past SOLD_OUT_TRUSTED_MS', async () => {
+    const { writer, productId, stream } = await soldOut(1, { soleWriter: true });
+    clock += SOLD_OUT_TRUSTED_MS * 100;
+    queries = 0;
+    expect(writer.soldOutFor(stream, 'late', 1)).toBe(0);
+    await expect(writer.execute(stream, reserve(productId, 'late'))).rejects.toBeInstanceOf(InsufficientStockError);
+    expect(queries).toBe(0);
+    // Not so a writer that shares its streams with other processes: past the window it asks Postgres.
+    const shared = await soldOut(1);
+    clock += SOLD_OUT_TRUSTED_MS + 1;
+    expect(shared.writer.soldOutFor(shared.stream, 'late', 1)).toBeNull();
+  });
+
+  it('as the sole writer, still sees at once an append made outside it in this process (an admin restock)', async () => {
+    const { writer, productId, stream } = await soldOut(1, { soleWriter: true });
+    await testLog.store.append(stream, 2, [
+      { type: 'StockLevelSet', data: { productId, size: null, available: 1, at: now.toISOString() } },
+    ]);
+    expect(writer.soldOutFor(stream, 'after-restock', 1)).toBeNull();
+    const events = await writer.execute(stream, reserve(productId, 'after-restock'));
+    expect(events.map((e) => e.type)).toEqual(['StockReserved']);
+  });
+
+  it('soldOutFor answers null while a release is queued or being written, and for a hold already held', async () => {
+    const { writer, productId, stream } = await soldOut(1, { soleWriter: true });
+    expect(writer.soldOutFor(stream, 'h0', 1)).toBeNull(); // the idempotent repeat of h0
+    const released = writer.execute(stream, release(productId, 'h0'));
+    expect(writer.soldOutFor(stream, 'other', 1)).toBeNull();
+    await released;
+    expect(writer.soldOutFor(stream, 'other', 1)).toBeNull(); // the unit is back
+    expect(writer.soldOutFor(stream, 'other', 2)).toBe(1);
   });
 
   it('honours a release queued ahead: a hold asked for after it (behind a busy batch) gets the freed unit', async () => {

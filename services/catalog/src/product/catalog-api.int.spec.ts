@@ -81,7 +81,7 @@ describe('catalog API', () => {
       isDelisted: false,
     });
     expect(Object.keys(r.body.sizeQuantities)).toEqual(['S', 'M', 'XL']);
-    expect(r.body.image).toMatch(/^\/uploads\/[0-9a-f-]+\.png$/);
+    expect(r.body.image).toMatch(/^\/uploads\/[0-9a-f-]{36}_w1\/1\.jpg$/);
     const list = await shop.api<Product[]>('GET', '/api/products');
     expect(list.body.find((p) => p.id === r.body.id)?.name).toBe('Saffron Silk Kurta');
     const one = await shop.api<Product>('GET', `/api/products/${r.body.id}`);

@@ -4,7 +4,8 @@ import type { StockEvent } from './events.ts';
 /** A hold on this stock; `moved`: taken over by another stock of the product (StockReleased's movedTo). */
 type Hold = {
   quantity: number;
-  status: 'reserved' | 'released' | 'committed' | 'moved';
+  /** returned: sold, then given back (a cancelled order): never sold again. */
+  status: 'reserved' | 'released' | 'committed' | 'moved' | 'returned';
   /** The catalog's backstop of the hold (StockReserved's expiresAt), kept for a stock that takes it over. */
   expiresAt?: string;
 };
@@ -68,7 +69,15 @@ export type StockCommand =
     }
   | {
       type: 'ReleaseStock';
-      data: { productId: string; size: string | null; reservationId: string; reason: string; now: Date };
+      data: {
+        productId: string;
+        size: string | null;
+        reservationId: string;
+        reason: string;
+        now: Date;
+        /** Also a hold already sold (a cancelled order's): its units come back, the sale is returned. */
+        returnSale?: boolean;
+      };
     }
   | { type: 'CommitStock'; data: { productId: string; size: string | null; reservationId: string; now: Date } };
 
@@ -146,7 +155,7 @@ export function evolveStock(state: StockState, event: StockEvent): StockState {
       state.available += event.data.quantity;
       noteHold(state, event.data.reservationId);
       const h = state.holds.get(event.data.reservationId);
-      if (h) h.status = event.data.movedTo ? 'moved' : 'released';
+      if (h) h.status = event.data.movedTo ? 'moved' : event.data.returned ? 'returned' : 'released';
       return state;
     }
     case 'StockCommitted': {
@@ -214,7 +223,9 @@ export function decideStock(command: StockCommand, state: StockState): StockEven
     }
     case 'ReleaseStock': {
       const held = state.holds.get(command.data.reservationId);
-      if (!held || held.status !== 'reserved') return [];
+      const { returnSale } = command.data;
+      if (!held || !(held.status === 'reserved' || (returnSale && held.status === 'committed'))) return [];
+      const returned = returnSale ? (held.status === 'committed' ? 'sold' : 'held') : undefined;
       return [
         {
           type: 'StockReleased',
@@ -225,6 +236,7 @@ export function decideStock(command: StockCommand, state: StockState): StockEven
             quantity: held.quantity,
             reason: command.data.reason,
             at,
+            ...(returned ? { returned } : {}),
           },
         },
       ];
@@ -233,8 +245,8 @@ export function decideStock(command: StockCommand, state: StockState): StockEven
       const { reservationId } = command.data;
       const held = state.holds.get(reservationId);
       if (!held) throw new ConflictError(`No reservation ${reservationId} on this stock`);
-      // Moved: the stock that took the hold over sells it.
-      if (held.status === 'committed' || held.status === 'moved') return [];
+      // Moved: the stock that took the hold over sells it. Returned: its order was cancelled.
+      if (held.status === 'committed' || held.status === 'moved' || held.status === 'returned') return [];
       if (held.status === 'reserved')
         return [{ type: 'StockCommitted', data: { productId, size, reservationId, quantity: held.quantity, at } }];
       // Paid after the hold lapsed: take the units again if they are still there, else the payment is refunded.

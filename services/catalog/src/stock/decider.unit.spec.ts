@@ -116,4 +116,26 @@ describe('stock decider', () => {
       .when({ type: 'SetStockLevel', data: { ...key, available: 4, now } })
       .then([]);
   });
+
+  it("returns a cancelled order's units, sold or still held, once; the hold is never sold afterwards", () => {
+    const giveBack = (reservationId: string): StockCommand => ({
+      type: 'ReleaseStock',
+      data: { ...key, reservationId, reason: 'order cancelled', now, returnSale: true },
+    });
+    const held = given([level(5)]).when(reserve('a', 2)).events();
+    const sold = given([level(5), ...held]).when(commit('a')).events();
+    const back = given([level(5), ...held, ...sold]).when(giveBack('a')).events();
+    expect(back).toMatchObject([{ type: 'StockReleased', data: { reservationId: 'a', quantity: 2, returned: 'sold' } }]);
+    const state = given([level(5), ...held, ...sold, ...back]).state();
+    expect(state.available).toBe(5);
+    given([level(5), ...held, ...sold, ...back]).when(giveBack('a')).then([]);
+    given([level(5), ...held, ...sold, ...back]).when(commit('a')).then([]);
+    // an ordinary release leaves a sale alone
+    given([level(5), ...held, ...sold]).when(release('a')).then([]);
+    // still held (the commit has not run yet): given back, and the late commit sells nothing
+    const early = given([level(5), ...held]).when(giveBack('a')).events();
+    expect(early).toMatchObject([{ type: 'StockReleased', data: { quantity: 2, returned: 'held' } }]);
+    given([level(5), ...held, ...early]).when(commit('a')).then([]);
+  });
 });
+

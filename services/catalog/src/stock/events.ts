@@ -30,6 +30,11 @@ export type StockReleased = {
     reason: string;
     at: string;
     movedTo?: { size: string | null };
+    /**
+     * The order was cancelled: its units come back, sold (StockCommitted) or still held, and the hold is
+     * never sold again (a late commit does nothing).
+     */
+    returned?: 'sold' | 'held';
   };
 };
 /** Held units were paid for: a sale. */

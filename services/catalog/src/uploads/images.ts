@@ -3,9 +3,17 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { RequestHandler } from 'express';
 import multer from 'multer';
+import sharp, { type Metadata } from 'sharp';
 import { AppError, ValidationError } from '@shop/shared/errors/errors';
 import { PayloadTooLargeError } from '@shop/shared/http/app';
 import { assertSafeText } from '@shop/shared/http/safe-text';
+import {
+  PHOTO_FORMATS,
+  PHOTO_MAX_SIDE,
+  photoImagePath,
+  renditionFolder,
+  renditionWidths,
+} from '@shop/shared/contracts/photo-renditions';
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** The most one text field of a form may hold (the home page's sections JSON is the largest). */
@@ -114,17 +122,52 @@ function uploadError(err: unknown): unknown {
   );
 }
 
-/** Stores uploaded images under generated names in `dir`; answers their public path (/uploads/...). */
+/**
+ * The most pixels an upload may declare (64 megapixels, e.g. 9248 x 6936): more is refused before it is decoded,
+ * so a small file declaring a huge image (a decompression bomb) never reaches the decoder.
+ */
+export const MAX_IMAGE_PIXELS = 64_000_000;
+const NOT_AN_IMAGE = 'Only image files are allowed (PNG, JPEG, GIF, WebP or AVIF)';
+/** Rendition quality: a 640-wide card photo stays well under 60 KB. */
+const QUALITY = { webp: 72, jpg: 78 } as const;
+
+/**
+ * Uploaded photos: each is decoded and re-encoded with sharp into WebP and JPEG renditions at the widths of
+ * the naming rule (@shop/shared/contracts/photo-renditions), its longest side capped, upright, in sRGB and
+ * with no metadata (EXIF, GPS, XMP, ICC all dropped); they are written under `dir` (served at /uploads) before
+ * the image path naming them is answered, so the event recording it records files that exist. The file as
+ * sent is kept under `originalsDir`, which is not served: it is the admin's, never a shopper's download.
+ * A file that is not a readable PNG, JPEG, GIF, WebP or AVIF, or declares more than MAX_IMAGE_PIXELS, is refused.
+ */
 export class ImageStore {
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    private readonly originalsDir: string,
+  ) {}
 
   async save(file: { buffer: Buffer }): Promise<string> {
     const ext = imageExtension(file.buffer);
-    if (!ext) throw new ValidationError('Only image files are allowed (PNG, JPEG, GIF, WebP or AVIF)');
-    await fs.mkdir(this.dir, { recursive: true });
-    const name = `${randomUUID()}.${ext}`;
-    await fs.writeFile(path.join(this.dir, name), file.buffer, { flag: 'wx' });
-    return `/uploads/${name}`;
+    if (!ext) throw new ValidationError(NOT_AN_IMAGE);
+    const upright = await readable(file.buffer);
+    const widths = renditionWidths(upright.width, upright.height);
+    const id = randomUUID();
+    const renditions = await renditionsOf(upright, widths);
+    await fs.mkdir(this.originalsDir, { recursive: true });
+    await fs.writeFile(path.join(this.originalsDir, `${id}.${ext}`), file.buffer, { flag: 'wx' });
+    const folder = path.join(this.dir, renditionFolder(id, widths));
+    await fs.mkdir(folder, { recursive: true });
+    for (const r of renditions) await fs.writeFile(path.join(folder, r.name), r.data, { flag: 'wx' });
+    return photoImagePath(id, widths);
+  }
+
+  /** Photo `id`'s file as it was uploaded (its id is in its image path, `/uploads/<id>_w...`), or null. */
+  async original(id: string): Promise<{ file: string; ext: string } | null> {
+    for (const { ext } of SIGNATURES) {
+      const file = path.resolve(this.originalsDir, `${id}.${ext}`);
+      const found = await fs.stat(file).catch(() => null);
+      if (found?.isFile()) return { file, ext };
+    }
+    return null;
   }
 
   /** Writes a file the app itself made (seed images), keeping the name. */
@@ -134,4 +177,67 @@ export class ImageStore {
     await fs.writeFile(target, content);
     return `/uploads/${relativeName.split(path.sep).join('/')}`;
   }
+}
+
+/** A decoded upload, turned upright (EXIF orientation applied) and capped at PHOTO_MAX_SIDE, as raw pixels. */
+interface Upright {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 1 | 2 | 3 | 4;
+}
+
+/**
+ * Decodes an upload once: its header first (refusing more than MAX_IMAGE_PIXELS before any pixel is
+ * decoded), then its pixels, where a corrupt or truncated file fails (failOn 'truncated': a harmless decoder
+ * warning, as some phones' JPEGs give, does not refuse a photo that decodes).
+ */
+async function readable(bytes: Buffer): Promise<Upright> {
+  const options = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated' } as const;
+  let declared: Metadata;
+  try {
+    // the header only (no pixel is decoded), so the declared size can be refused naming it
+    declared = await sharp(bytes, { ...options, limitInputPixels: false }).metadata();
+  } catch {
+    throw new ValidationError(NOT_AN_IMAGE);
+  }
+  const { width = 0, height = 0 } = declared;
+  if (width * height > MAX_IMAGE_PIXELS)
+    throw new ValidationError(
+      `Only image files are allowed of at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels: this one declares ${width} x ${height}`,
+    );
+  try {
+    const { data, info } = await sharp(bytes, options)
+      .rotate()
+      .resize({ width: PHOTO_MAX_SIDE, height: PHOTO_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { data, width: info.width, height: info.height, channels: info.channels };
+  } catch {
+    throw new ValidationError(NOT_AN_IMAGE);
+  }
+}
+
+/** The renditions of an upright photo: `<width>.webp` and `<width>.jpg` for each width (JPEG on white). */
+async function renditionsOf(
+  upright: Upright,
+  widths: readonly number[],
+): Promise<Array<{ name: string; data: Buffer }>> {
+  const out: Array<{ name: string; data: Buffer }> = [];
+  for (const width of widths) {
+    const resized = () =>
+      sharp(upright.data, { raw: { width: upright.width, height: upright.height, channels: upright.channels } }).resize(
+        {
+          width: Math.min(width, upright.width),
+        },
+      );
+    for (const format of PHOTO_FORMATS) {
+      const data =
+        format === 'webp'
+          ? await resized().webp({ quality: QUALITY.webp }).toBuffer()
+          : await resized().flatten({ background: '#ffffff' }).jpeg({ quality: QUALITY.jpg, mozjpeg: true }).toBuffer();
+      out.push({ name: `${width}.${format}`, data });
+    }
+  }
+  return out;
 }

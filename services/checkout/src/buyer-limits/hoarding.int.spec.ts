@@ -364,7 +364,11 @@ describe('issue 15: hoarding stock and coupons, and open orders bound to their o
 
     const placed = await t.verify(newAddress(), { ...paid, orderData: cart() }, owner.token);
     expect(placed.status).toBe(200);
-    const mine = await shop.api<Array<{ orderNumber: string }>>('GET', '/api/orders', { token: owner.token });
+    // verify answers once the payment is recorded; the buyer's list shows the order a moment later
+    const mine = await waitUntil(async () => {
+      const r = await shop.api<Array<{ orderNumber: string }>>('GET', '/api/orders', { token: owner.token });
+      return r.body.length > 0 ? r : null;
+    }, "the owner's orders list");
     expect(mine.body.map((o) => o.orderNumber)).toContain(placed.body.orderNumber);
     const theirs = await shop.api<Array<{ orderNumber: string }>>('GET', '/api/orders', { token: stranger.token });
     expect(theirs.body).toHaveLength(0);

@@ -211,12 +211,17 @@ export class Coupons {
     return this.settle(code, reservationId, 'CommitCouponUse');
   }
 
+  /** Gives a cancelled order's use back, if the coupon allows it (mayReturnUse). Idempotent. */
+  returnUse(code: string, reservationId: string): Promise<void> {
+    return this.settle(code, reservationId, 'ReturnCouponUse');
+  }
+
   // The coupon may have been deleted (its code freed, even taken by a newer coupon) while the checkout
   // was waiting for payment: look through every coupon that held the code, newest first.
   private async settle(
     code: string,
     reservationId: string,
-    type: 'ReleaseCouponUse' | 'CommitCouponUse',
+    type: 'ReleaseCouponUse' | 'CommitCouponUse' | 'ReturnCouponUse',
   ): Promise<void> {
     const normalised = normaliseCode(code);
     if (!normalised) return;

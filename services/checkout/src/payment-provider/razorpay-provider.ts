@@ -36,14 +36,45 @@ export function createRazorpayProvider(opts: RazorpayProviderOptions): PaymentPr
   if (!opts.keyId || !opts.keySecret) throw new ValidationError('Razorpay key id and key secret are required');
   const sdk = new Razorpay({ key_id: opts.keyId, key_secret: opts.keySecret });
   configureHttpClient(sdk, opts);
+  return providerOver(opts.keyId, {
+    createOrder: (body) => sdk.orders.create(body),
+    fetchOrder: (orderId) => sdk.orders.fetch(orderId),
+    fetchPayments: (orderId) => sdk.orders.fetchPayments(orderId),
+    refund: (paymentId, body) => sdk.payments.refund(paymentId, body),
+    fetchRefunds: (paymentId) => sdk.payments.fetchMultipleRefund(paymentId, { count: 100 }),
+  });
+}
 
+/**
+ * The calls of Razorpay's API the provider makes, with Razorpay's request bodies. Each resolves to the JSON
+ * Razorpay answers, or rejects with what the SDK rejects with for an error answer: `{ statusCode, error }`,
+ * `error` being the answer's error object (status 0: no answer).
+ */
+export interface RazorpayApi {
+  createOrder(body: {
+    amount: number;
+    currency: 'INR';
+    receipt: string;
+    notes?: Record<string, string>;
+  }): Promise<unknown>;
+  fetchOrder(orderId: string): Promise<unknown>;
+  fetchPayments(orderId: string): Promise<unknown>;
+  refund(paymentId: string, body: { amount: number; receipt: string }): Promise<unknown>;
+  fetchRefunds(paymentId: string): Promise<unknown>;
+}
+
+/**
+ * The PaymentProvider over a Razorpay API, reached through the SDK or called in process (the sandbox): the
+ * same input checks, answer checks and error mapping whichever way the call goes.
+ */
+export function providerOver(keyId: string, api: RazorpayApi): PaymentProvider {
   return {
-    keyId: opts.keyId,
+    keyId,
 
     async createOrder(input) {
       const order = parseInput(createOrderInput, input);
       const answer = await call(() =>
-        sdk.orders.create({
+        api.createOrder({
           amount: order.amountPaise,
           currency: order.currency,
           receipt: order.receipt,
@@ -54,25 +85,25 @@ export function createRazorpayProvider(opts: RazorpayProviderOptions): PaymentPr
     },
 
     async fetchOrder(orderId) {
-      const answer = await call(() => sdk.orders.fetch(checkOrderId(orderId)), orderId);
+      const answer = await call(() => api.fetchOrder(checkOrderId(orderId)), orderId);
       return parseAnswer(providerOrder, answer);
     },
 
     async fetchPayments(orderId) {
-      const answer = await call(() => sdk.orders.fetchPayments(checkOrderId(orderId)), orderId);
+      const answer = await call(() => api.fetchPayments(checkOrderId(orderId)), orderId);
       return parseAnswer(paymentCollection, answer).items;
     },
 
     async refund(paymentId, amountPaise, { receipt }) {
       const input = parseInput(refundInput, { amountPaise, receipt });
       const answer = await call(() =>
-        sdk.payments.refund(checkPaymentId(paymentId), { amount: input.amountPaise, receipt: input.receipt }),
+        api.refund(checkPaymentId(paymentId), { amount: input.amountPaise, receipt: input.receipt }),
       );
       return parseAnswer(providerRefund, answer);
     },
 
     async fetchRefunds(paymentId) {
-      const answer = await call(() => sdk.payments.fetchMultipleRefund(checkPaymentId(paymentId), { count: 100 }));
+      const answer = await call(() => api.fetchRefunds(checkPaymentId(paymentId)));
       return parseAnswer(refundCollection, answer).items.sort((a, b) => a.created_at - b.created_at);
     },
   };
@@ -130,7 +161,7 @@ function apiBase(apiUrl: string): string {
 }
 
 /**
- * Runs one SDK call, turning whatever it throws into an AppError that says whether to retry. `orderId`:
+ * Runs one API call, turning whatever it throws into an AppError that says whether to retry. `orderId`:
  * the order the call is about; the provider not knowing it becomes ProviderOrderUnknownError.
  */
 async function call(op: () => Promise<unknown>, orderId?: string): Promise<unknown> {
@@ -143,7 +174,7 @@ async function call(op: () => Promise<unknown>, orderId?: string): Promise<unkno
 
 function toAppError(err: unknown, orderId?: string): AppError {
   if (err instanceof AppError) return err;
-  // What the SDK throws for an HTTP answer: { statusCode, error: Razorpay's error object (if JSON) }.
+  // What the SDK throws for an HTTP answer (RazorpayApi): { statusCode, error: Razorpay's error object (if JSON) }.
   const answer = err as { statusCode?: unknown; error?: { description?: unknown; code?: unknown } } | null;
   const status = typeof answer?.statusCode === 'number' ? answer.statusCode : undefined;
   const description = typeof answer?.error?.description === 'string' ? answer.error.description : undefined;

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { z } from 'zod';
-import { UnavailableError, ValidationError } from '@shop/shared/errors/errors';
+import { NotFoundError, UnavailableError, ValidationError } from '@shop/shared/errors/errors';
 import { buyerKeyOf, clientAddressKeyOf, isFirstVisit } from '@shop/shared/auth/guest-identity';
 import { rateLimit } from '@shop/shared/http/rate-limit';
 import { rupeesInput } from '@shop/shared/http/amount-input';
@@ -10,6 +10,7 @@ import { routeOf } from '@shop/shared/http/route-table';
 import { parseInput } from '@shop/shared/http/validation';
 import type { Logger } from '@shop/shared/observability/logger';
 import type pg from 'pg';
+import type { ReserveLine } from '@shop/shared/contracts/inventory';
 import { verifyWebhookSignature } from '@shop/razorpay-sandbox/signatures';
 import { PaymentAfterExpiryError, PaymentRefundDueError } from './decider.ts';
 import type { CheckoutRequest, Payments } from './payments.ts';
@@ -109,7 +110,10 @@ export interface PaymentPorts {
     /** Backstop: payment calls a minute from one client address (PAYMENT_CALLS_PER_ADDRESS_PER_MINUTE). */
     paymentCallsPerAddressPerMinute: number;
   };
-  /** Read-your-writes: the order number once the buyer's orders list shows the order (null on timeout). */
+  /**
+   * For a payment recorded without an order number (the order service could give none, or recorded before
+   * numbers were kept): the order number once the buyer's orders list shows the order (null on timeout).
+   */
   waitForOrder: (razorpayOrderId: string, paymentVersion: number) => Promise<string | null>;
   /** The token of the order's confirmation link (contracts/order-confirmation), for the buyer's verify answer. */
   orderToken: (razorpayOrderId: string) => string;
@@ -124,22 +128,55 @@ const route = routeOf<PaymentPorts>('checkout');
  * Counted in Redis when REDIS_URL is set: several checkout processes share one budget per buyer. One pair for
  * all four payment calls (the mount builds it once).
  */
-const paymentLimits = (ports: PaymentPorts) => [
-  rateLimit({
+export const paymentLimitTerms = (limits: Pick<PaymentPorts['limits'], 'paymentCallsPerAddressPerMinute'>) => [
+  {
     name: 'payment-address',
     windowMs: 60_000,
-    max: ports.limits.paymentCallsPerAddressPerMinute,
+    max: limits.paymentCallsPerAddressPerMinute,
     message: 'Too many payment attempts from your network, please try again in a minute',
     key: clientAddressKeyOf,
-  }),
-  rateLimit({
+  },
+  {
     name: 'payment',
     windowMs: 60_000,
     max: 30,
     message: 'Too many payment attempts, please try again in a minute',
     key: buyerKeyOf,
-  }),
+  },
 ];
+const paymentLimits = (ports: PaymentPorts) => paymentLimitTerms(ports.limits).map((terms) => rateLimit(terms));
+
+/** The seeds' required-field rules and the per-order limits of a cart (400 naming the first broken). */
+export function checkCart(limits: PaymentPorts['limits'], data: z.infer<typeof OrderData>): void {
+  if (data.items.length === 0) throw new ValidationError('Cart is empty');
+  if (!data.customerName || !data.customerEmail || !data.customerPhone || !data.address || !data.pincode)
+    throw new ValidationError(REQUIRED);
+  if (!z.email().safeParse(data.customerEmail).success) throw new ValidationError('Please enter a valid email');
+  checkUnitsPerProduct(data.items, limits.maxUnitsPerProduct);
+  checkCheckoutSize(data.items, { maxUnits: limits.maxUnitsPerCheckout, maxProducts: limits.maxProductsPerCheckout });
+}
+
+/** The stock a cart asks for, line by line. */
+const linesOf = (data: z.infer<typeof OrderData>): ReserveLine[] =>
+  data.items.map((i) => ({ productId: i.productId, size: i.size, color: i.color, quantity: i.quantity }));
+
+/**
+ * The stock lines of a create-order body when, for a first-visit guest (no account, no guest cookie: no earlier
+ * checkout to replace), the route's next answer after its rate limits is the stock's: the body is valid, it
+ * carries a cart that passes checkCart, and no coupon is named (a coupon is admitted before stock). null when
+ * the route would answer anything else first.
+ */
+export function stockDecidedLines(limits: PaymentPorts['limits'], body: unknown): ReserveLine[] | null {
+  const parsed = CreateOrderBody.safeParse(body);
+  const data = parsed.success ? parsed.data.orderData : undefined;
+  if (!data || data.couponCode) return null;
+  try {
+    checkCart(limits, data);
+  } catch {
+    return null;
+  }
+  return linesOf(data);
+}
 
 /** The order create payload as a checkout request (the seeds' required-field rules). */
 const cartOf = (
@@ -148,17 +185,9 @@ const cartOf = (
   req: Request,
   receipt: string,
 ): CheckoutRequest => {
-  if (data.items.length === 0) throw new ValidationError('Cart is empty');
-  if (!data.customerName || !data.customerEmail || !data.customerPhone || !data.address || !data.pincode)
-    throw new ValidationError(REQUIRED);
-  if (!z.email().safeParse(data.customerEmail).success) throw new ValidationError('Please enter a valid email');
-  checkUnitsPerProduct(data.items, ports.limits.maxUnitsPerProduct);
-  checkCheckoutSize(data.items, {
-    maxUnits: ports.limits.maxUnitsPerCheckout,
-    maxProducts: ports.limits.maxProductsPerCheckout,
-  });
+  checkCart(ports.limits, data);
   return {
-    lines: data.items.map((i) => ({ productId: i.productId, size: i.size, color: i.color, quantity: i.quantity })),
+    lines: linesOf(data),
     customer: {
       userId: req.user?.id ?? null,
       name: data.customerName,
@@ -179,12 +208,15 @@ async function processWebhook(ports: PaymentPorts, body: WebhookBody): Promise<s
   const { payments } = ports;
   const payment = body.payload?.payment?.entity;
   const orderId = payment?.order_id ?? body.payload?.order?.entity?.id;
-  if (!orderId || (await payments.load(orderId)).state.status === 'none') return 'ignored';
+  if (!orderId) return 'ignored';
+  // Each command reads the payment order's stream once: one it does not know is refused (not found), or for a
+  // failure decides nothing.
   if ((body.event === 'order.paid' || body.event === 'payment.captured') && payment?.id) {
     try {
       await payments.recordPaid(orderId, payment.id, 'webhook');
       return 'recorded';
     } catch (err) {
+      if (err instanceof NotFoundError) return 'ignored';
       if (!(err instanceof PaymentAfterExpiryError) && !(err instanceof PaymentRefundDueError)) throw err;
       // Recorded as RefundDue; the refund is issued after the commit (refunds.ts).
       ports.logger.warn({ orderId, paymentId: payment.id }, 'payment captured for an order it cannot make: refund due');
@@ -194,10 +226,72 @@ async function processWebhook(ports: PaymentPorts, body: WebhookBody): Promise<s
   if (body.event === 'payment.failed') {
     // As a cancel: the holds go back at once (a retry in the same dialog that then succeeds still places the
     // order if the stock is there, else it is refunded).
+    if ((await payments.load(orderId)).state.status === 'none') return 'ignored';
     await payments.providerFailure(orderId, payment?.error_description ?? 'Payment failed');
     return 'recorded';
   }
   return 'ignored';
+}
+
+/** One webhook delivery as it arrives: the raw body the signature covers and the two Razorpay headers. */
+export interface WebhookInput {
+  raw: Buffer | string | undefined;
+  /** X-Razorpay-Signature. */
+  signature: string | string[] | undefined;
+  /** X-Razorpay-Event-Id (a delivery without one is processed, not de-duplicated). */
+  eventId: string | string[] | null | undefined;
+  /** The body already parsed from `raw` (express parses it over HTTP); parsed here when absent. */
+  body?: unknown;
+}
+
+/** What the webhook answers a delivery it took (a refusal is thrown as the AppError the route answers with). */
+export interface WebhookAnswer {
+  status: number;
+  body: { status: string };
+}
+
+/**
+ * The one definition of taking a Razorpay webhook, for the HTTP route and for the sandbox's in-process
+ * deliveries alike: the signature check over the raw body, then one atomic webhook_events claim per event id
+ * (of concurrent deliveries exactly one processes the event; a redelivery of a processed one is 'duplicate'),
+ * the processing, and the claim completed with its outcome, or released when processing failed so the
+ * provider's redelivery processes the event. Refusals throw: 503 not configured or still being processed by
+ * another delivery, 400 a bad signature (or, parsed here, a body that is not JSON).
+ */
+export async function receiveWebhook(
+  ports: PaymentPorts,
+  delivery: WebhookInput,
+): Promise<WebhookAnswer> {
+  if (!ports.webhookSecret) throw new UnavailableError('Payment webhooks are not configured (RAZORPAY_WEBHOOK_SECRET)');
+  const { raw, signature } = delivery;
+  if (!raw || typeof signature !== 'string' || !verifyWebhookSignature(raw, signature, ports.webhookSecret)) {
+    throw new ValidationError('Invalid webhook signature');
+  }
+  const eventId = typeof delivery.eventId === 'string' ? delivery.eventId : null;
+  const body = (delivery.body !== undefined ? delivery.body : parseWebhookBody(raw)) as WebhookBody;
+  const webhookEvents = new WebhookEvents(ports.pool);
+  // One atomic claim per event id: of concurrent deliveries exactly one processes the event.
+  if (eventId && (await webhookEvents.claim(eventId, body.event ?? 'unknown')) === 'duplicate')
+    return { status: 200, body: { status: 'duplicate' } };
+  let outcome: string;
+  try {
+    outcome = await processWebhook(ports, body);
+  } catch (err) {
+    // Not lost: the claim is given up, so the provider's redelivery processes the event.
+    if (eventId) await webhookEvents.release(eventId).catch(() => undefined);
+    throw err;
+  }
+  if (eventId) await webhookEvents.complete(eventId, outcome);
+  return { status: 200, body: { status: outcome } };
+}
+
+/** A raw body that is not JSON is refused as express's JSON parser refuses it over HTTP (400). */
+function parseWebhookBody(raw: Buffer | string): unknown {
+  try {
+    return JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8')) as unknown;
+  } catch {
+    throw new ValidationError('Invalid webhook body');
+  }
 }
 
 /** /api/payment/*: create-order (reserve + price + provider order), verify, cancel, dialog-opened, webhook. */
@@ -255,8 +349,8 @@ export const PAYMENT_ROUTES = [
     body: VerifyBody,
     bodyMessage: 'Payment verification failed',
     responses: {
-      200: '{success, message, orderNumber}',
-      202: '{success, message, orderNumber: null}: paid, the order shows in My Orders shortly',
+      200: '{success, message, orderNumber, orderToken}: the payment is recorded with the number its order is placed under',
+      202: '{success, message, orderNumber: null, orderToken}: paid, the order shows in My Orders shortly (the order service could give no number)',
       400: 'Payment verification failed',
       409: 'The payment conflicts with its order (expired, or another cart)',
       429: 'Too many payment attempts',
@@ -266,16 +360,20 @@ export const PAYMENT_ROUTES = [
       (ports) =>
       async (req, res, { body }) => {
         const cart = body.orderData === undefined ? undefined : parseInput(OrderData, body.orderData);
-        const { version } = await ports.payments.verify(
+        const recorded = await ports.payments.verify(
           { orderId: body.razorpay_order_id, paymentId: body.razorpay_payment_id, signature: body.razorpay_signature },
           cart ? cartOf(ports, cart, req, `rcpt_${Date.now()}`) : undefined,
         );
-        const orderNumber = await ports.waitForOrder(body.razorpay_order_id, version);
-        // The payment is recorded either way; if the orders list is slow to show it (a sale's peak), say so
-        // rather than fail: the order reaches the confirmation page and My Orders a moment later (words fit for guests too).
+        // The order number is recorded with the payment: the placement places the order under it, whenever it
+        // runs (the confirmation page shows it once placed). Only a payment recorded without one (the order
+        // service unreachable) waits for the placement to number it.
+        const orderNumber =
+          recorded.orderNumber ?? (await ports.waitForOrder(body.razorpay_order_id, recorded.version));
         // The confirmation link's token goes only to this caller: past payments.verify, the one who holds the payment's
         // signature (which the provider hands to the paying browser alone).
         const orderToken = ports.orderToken(body.razorpay_order_id);
+        // The payment is recorded either way; without a number yet, say so rather than fail: the order reaches
+        // the confirmation page and My Orders a moment later (words fit for guests too).
         if (!orderNumber)
           return void res.status(202).json({
             success: true,
@@ -347,33 +445,14 @@ export const PAYMENT_ROUTES = [
       400: 'Invalid webhook signature',
       503: 'Webhooks are not configured, or this event is still being processed by another delivery',
     },
-    handler: (ports) => {
-      const webhookEvents = new WebhookEvents(ports.pool);
-      return async (req, res) => {
-        if (!ports.webhookSecret)
-          throw new UnavailableError('Payment webhooks are not configured (RAZORPAY_WEBHOOK_SECRET)');
-        const signature = req.headers['x-razorpay-signature'];
-        const raw = req.rawBody;
-        if (!raw || typeof signature !== 'string' || !verifyWebhookSignature(raw, signature, ports.webhookSecret)) {
-          throw new ValidationError('Invalid webhook signature');
-        }
-        const eventId =
-          typeof req.headers['x-razorpay-event-id'] === 'string' ? req.headers['x-razorpay-event-id'] : null;
-        const body = req.body as WebhookBody;
-        // One atomic claim per event id: of concurrent deliveries exactly one processes the event.
-        if (eventId && (await webhookEvents.claim(eventId, body.event ?? 'unknown')) === 'duplicate')
-          return void res.json({ status: 'duplicate' });
-        let outcome: string;
-        try {
-          outcome = await processWebhook(ports, body);
-        } catch (err) {
-          // Not lost: the claim is given up, so the provider's redelivery processes the event.
-          if (eventId) await webhookEvents.release(eventId).catch(() => undefined);
-          throw err;
-        }
-        if (eventId) await webhookEvents.complete(eventId, outcome);
-        res.json({ status: outcome });
-      };
+    handler: (ports) => async (req, res) => {
+      const answer = await receiveWebhook(ports, {
+        raw: req.rawBody,
+        signature: req.headers['x-razorpay-signature'],
+        eventId: req.headers['x-razorpay-event-id'],
+        body: req.body as unknown,
+      });
+      res.status(answer.status).json(answer.body);
     },
   }),
   route({

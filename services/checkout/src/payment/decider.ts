@@ -22,6 +22,8 @@ export type PaymentOrderState =
       order: PaymentOrderCreated['data'];
       /** Set once verified. */
       paymentId: string | null;
+      /** The order the verified payment becomes (null: recorded without a number, the placement numbers it). */
+      orderNumber?: string | null;
       failures: number;
       refunds: PaymentRefunds;
       /** Why it expired (set once expired; 'lapsed' for events recorded before the reason was kept). */
@@ -31,7 +33,16 @@ export type PaymentOrderState =
 export type PaymentCommand =
   | { type: 'OpenPaymentOrder'; data: PaymentOrderOpened['data'] }
   | { type: 'CreatePaymentOrder'; data: PaymentOrderCreated['data'] }
-  | { type: 'VerifyPayment'; data: { paymentId: string; via: 'checkout' | 'webhook' | 'reconciliation'; now: Date } }
+  /** `orderNumber`: the order's number if the payment is recorded now (null when none could be had). */
+  | {
+      type: 'VerifyPayment';
+      data: {
+        paymentId: string;
+        via: 'checkout' | 'webhook' | 'reconciliation';
+        now: Date;
+        orderNumber: string | null;
+      };
+    }
   | { type: 'ExpirePaymentOrder'; data: { now: Date; reason?: ExpiryReason } }
   /** The payment dialog opened: the hold lasts until `expiresAt` (the full reservation time). */
   | { type: 'OpenPaymentDialog'; data: { expiresAt: string; now: Date } }
@@ -44,6 +55,7 @@ export type PaymentCommand =
         paymentId: string;
         via: 'checkout' | 'webhook' | 'reconciliation';
         now: Date;
+        orderNumber: string | null;
       };
     }
   | { type: 'RecordPaymentFailure'; data: { reason: string; now: Date } }
@@ -75,7 +87,12 @@ export function evolvePayment(state: PaymentOrderState, event: PaymentEvent): Pa
     case 'PaymentVerified':
       return state.status === 'none' || !('order' in state)
         ? state
-        : { ...state, status: 'verified', paymentId: event.data.razorpayPaymentId };
+        : {
+            ...state,
+            status: 'verified',
+            paymentId: event.data.razorpayPaymentId,
+            orderNumber: event.data.orderNumber ?? null,
+          };
     case 'PaymentDialogOpened':
       if (state.status === 'none') return state;
       return 'order' in state
@@ -126,6 +143,11 @@ function awaitingPayment(state: PaymentOrderState): { razorpayOrderId: string; r
   if (state.status === 'created')
     return { razorpayOrderId: state.order.razorpayOrderId, reservationId: state.order.reservationId };
   return null;
+}
+
+/** The order a verified payment becomes (null: not verified, or recorded without a number). */
+export function orderNumberOf(state: PaymentOrderState): string | null {
+  return state.status === 'verified' ? (state.orderNumber ?? null) : null;
 }
 
 /** Who opened the order (`user:<id>` / `guest:<id>`); null for orders recorded before it was kept. */
@@ -195,6 +217,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentOrderState)
       if (state.status === 'verified') return [];
       if (state.status === 'expired') throw new PaymentAfterExpiryError();
       const { expiresAt: _e, createdAt: _c, receipt: _r, buyerKey: _b, ...rest } = state.order;
+      const { orderNumber } = command.data;
       return [
         {
           type: 'PaymentVerified',
@@ -203,6 +226,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentOrderState)
             razorpayPaymentId: command.data.paymentId,
             via: command.data.via,
             verifiedAt: command.data.now.toISOString(),
+            ...(orderNumber ? { orderNumber } : {}),
           },
         },
       ];
@@ -269,8 +293,8 @@ export function decidePayment(command: PaymentCommand, state: PaymentOrderState)
       const { paymentId } = command.data;
       // Once per payment, however many webhooks, verifies and retries report it.
       if (state.refunds[paymentId]) return [];
-      // The payment the order was made from is the sale itself, never refunded here.
-      if (state.status === 'verified' && state.paymentId === paymentId)
+      // The payment the order was made from is the sale itself, refunded only when the order is cancelled.
+      if (state.status === 'verified' && state.paymentId === paymentId && command.data.reason !== 'order_cancelled')
         throw new ConflictError('This payment placed the order; it is not refunded');
       return [
         {

@@ -5,6 +5,7 @@ import {
   decidePayment,
   evolvePayment,
   initialPaymentState,
+  orderNumberOf,
   orderTotalPaise,
   PaymentAfterExpiryError,
   PaymentRefundDueError,
@@ -61,9 +62,9 @@ const openedOrder = (
   },
 });
 const given = deciderSpec({ decide: decidePayment, evolve: evolvePayment, initialState: initialPaymentState });
-const verify = (paymentId = 'pay_1') => ({
+const verify = (paymentId = 'pay_1', orderNumber: string | null = 'ORD-100001') => ({
   type: 'VerifyPayment' as const,
-  data: { paymentId, via: 'checkout' as const, now },
+  data: { paymentId, via: 'checkout' as const, now, orderNumber },
 });
 
 describe('payment order decider', () => {
@@ -75,6 +76,18 @@ describe('payment order decider', () => {
     });
     given([created, e!]).when(verify()).then([]);
     given([created, e!]).when(verify('pay_2')).then([]);
+  });
+  it('records the number the order is placed under; the verified state answers it, whoever verifies again', () => {
+    const [e] = given([created]).when(verify('pay_1', 'ORD-100042')).events();
+    expect(e).toMatchObject({ type: 'PaymentVerified', data: { orderNumber: 'ORD-100042' } });
+    const verified = [created, e!].reduce(evolvePayment, initialPaymentState());
+    expect(orderNumberOf(verified)).toBe('ORD-100042');
+    // a repeat with another number records nothing: the order keeps the first
+    given([created, e!]).when(verify('pay_1', 'ORD-100043')).then([]);
+    // without a number (none could be had), the event has none: the placement numbers the order
+    const [bare] = given([created]).when(verify('pay_1', null)).events();
+    expect(bare!.data).not.toHaveProperty('orderNumber');
+    expect(orderNumberOf([created, bare!].reduce(evolvePayment, initialPaymentState()))).toBeNull();
   });
   it('refuses a verify for an unknown order', () => {
     given([]).when(verify()).then('Payment order not found');
@@ -175,7 +188,14 @@ describe('issue 27: checkouts their buyer ended, and the hold before the dialog'
     given([created]).when({ type: 'ExpirePaymentOrder', data: { now, reason } }).events();
   const revive = (paymentId = 'pay_1') => ({
     type: 'RevivePaymentOrder' as const,
-    data: { reservationId: 'revive-pay_1', holds: [], paymentId, via: 'webhook' as const, now },
+    data: {
+      reservationId: 'revive-pay_1',
+      holds: [],
+      paymentId,
+      via: 'webhook' as const,
+      now,
+      orderNumber: 'ORD-100007',
+    },
   });
 
   it('records why an order ended; only one its buyer ended is placed again from a late payment, with its new reservation', () => {

@@ -5,6 +5,7 @@ import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-
 import type { Logger } from '@shop/shared/observability/logger';
 import type { PaymentProvider } from '../payment-provider/provider.ts';
 import type { LiveCheckouts } from '../buyer-limits/live-checkouts.ts';
+import type { OrderNumberPool } from './order-numbers.ts';
 
 /** Coupon uses held with an order (the coupons slice). */
 export interface CouponUses {
@@ -24,6 +25,8 @@ export interface CouponUses {
   admitUse(input: { code: string; buyers: readonly string[] }): Promise<{ done: () => void }>;
   releaseUse(code: string, reservationId: string): Promise<void>;
   commitUse(code: string, reservationId: string): Promise<void>;
+  /** Gives a cancelled order's use back if the coupon allows it. */
+  returnUse(code: string, reservationId: string): Promise<void>;
 }
 
 /** Delivery charges for an order total (the delivery slice). */
@@ -64,4 +67,6 @@ export interface PaymentPorts {
   logger: Logger;
   /** Caps the unpaid checkouts one buyer holds stock with (MAX_LIVE_CHECKOUTS_PER_BUYER). */
   liveCheckouts: LiveCheckouts;
+  /** The numbers recorded in PaymentVerified: the order service's, a block at a time. */
+  orderNumbers: OrderNumberPool;
 }

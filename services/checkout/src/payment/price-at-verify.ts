@@ -2,18 +2,35 @@ import { paymentStreamId } from '@shop/shared/contracts/payment-events';
 import { AppError, ForbiddenError, ValidationError } from '@shop/shared/errors/errors';
 import { StreamVersionConflictError } from '@shop/shared/eventstore/postgres-event-store';
 import { verifyPaymentSignature } from '@shop/razorpay-sandbox/signatures';
-import { decidePayment, evolvePayment, mayPriceOpenedOrder, PaymentRefundDueError } from './decider.ts';
+import {
+  decidePayment,
+  evolvePayment,
+  mayPriceOpenedOrder,
+  PaymentRefundDueError,
+  type PaymentOrderState,
+} from './decider.ts';
 import { holdAndPrice, releaseHolds, type HeldOrder } from './hold-and-price.ts';
 import type { CheckoutRequest, PaymentPorts } from './ports.ts';
-import { loadPayment, recordFailure, recordPaid, recordRefundDue } from './record-payment.ts';
+import {
+  loadPayment,
+  recordFailure,
+  recordPaid,
+  recordRefundDue,
+  withOrderNumber,
+  type RecordedPayment,
+} from './record-payment.ts';
 
-/** Verify: checks the browser's signature against the stored provider order, then records the payment once. */
+/**
+ * Verify: checks the browser's signature against the stored provider order, then records the payment once,
+ * deciding on the stream as read here (read once per verify). Answers the order number it recorded.
+ */
 export async function verify(
   p: PaymentPorts,
   input: { orderId: string; paymentId: string; signature: string },
   cart?: CheckoutRequest,
-): Promise<{ version: number }> {
-  const { state } = await loadPayment(p, input.orderId);
+): Promise<RecordedPayment> {
+  const loaded = await loadPayment(p, input.orderId);
+  const { state } = loaded;
   const genuine =
     state.status !== 'none' &&
     verifyPaymentSignature({
@@ -25,7 +42,7 @@ export async function verify(
   if (!genuine) throw new ValidationError('Payment verification failed');
   // Already being refunded (refused at an earlier verify): not priced again, whatever the stock is now.
   if (state.refunds[input.paymentId]) throw new PaymentRefundDueError();
-  if (state.status !== 'open') return recordPaid(p, input.orderId, input.paymentId, 'checkout');
+  if (state.status !== 'open') return recordPaid(p, input.orderId, input.paymentId, 'checkout', loaded);
   if (!cart) throw new ValidationError('orderData is required to place this order');
   // An order opened by an account is that account's: no one else attaches a cart (and a customer) to it.
   if (!mayPriceOpenedOrder(state.opened, cart.customer.userId)) {
@@ -35,17 +52,22 @@ export async function verify(
     );
     throw new ForbiddenError('Payment verification failed');
   }
-  return priceAtVerify(p, input.orderId, input.paymentId, cart, state.opened.amountPaise);
+  return priceAtVerify(p, input.orderId, input.paymentId, cart, { state, version: loaded.version });
 }
 
-/** An opened order's cart, priced now: accepted only when the server's total is what was charged. */
+/**
+ * An opened order's cart, priced now: accepted only when the server's total is what was charged. Appended at
+ * the version `opened` was read at: if anything was recorded meanwhile (holding stock takes a while), the
+ * append conflicts and the payment is recorded on the stream as it is then.
+ */
 async function priceAtVerify(
   p: PaymentPorts,
   orderId: string,
   paymentId: string,
   cart: CheckoutRequest,
-  chargedPaise: number,
-): Promise<{ version: number }> {
+  { state: opened, version }: { state: Extract<PaymentOrderState, { opened: unknown }>; version: number },
+): Promise<RecordedPayment> {
+  const chargedPaise = opened.opened.amountPaise;
   let held: HeldOrder & { reservationId: string };
   try {
     held = await holdAndPrice(p, cart);
@@ -75,12 +97,34 @@ async function priceAtVerify(
     throw new ValidationError('Payment amount does not match the order total; the payment will be refunded');
   }
   const now = p.clock();
-  // Holding stock took a while: decide and append on the stream as it is now.
-  const { state: opened, version } = await loadPayment(p, orderId);
-  if (opened.status !== 'open') {
-    await releaseHolds(p, held);
-    return recordPaid(p, orderId, paymentId, 'checkout');
+  let current = { state: opened, version };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await appendPriced(p, orderId, paymentId, held, current, now);
+    } catch (err) {
+      const changed = err instanceof StreamVersionConflictError;
+      const fresh = changed && attempt < 5 ? await loadPayment(p, orderId) : null;
+      if (fresh?.state.status === 'open') {
+        current = { state: fresh.state, version: fresh.version };
+        continue;
+      }
+      await releaseHolds(p, held);
+      // Recorded meanwhile (a concurrent verify priced it first, the buyer's cancel): answer as the stream says now.
+      if (changed) return recordPaid(p, orderId, paymentId, 'checkout');
+      throw err;
+    }
   }
+}
+
+/** The priced cart and its payment, appended at the version `opened` was read at (with the order's number). */
+function appendPriced(
+  p: PaymentPorts,
+  orderId: string,
+  paymentId: string,
+  held: HeldOrder & { reservationId: string },
+  { state: opened, version }: { state: Extract<PaymentOrderState, { opened: unknown }>; version: number },
+  now: Date,
+): Promise<RecordedPayment> {
   const created = decidePayment(
     {
       type: 'CreatePaymentOrder',
@@ -95,19 +139,14 @@ async function priceAtVerify(
     },
     opened,
   );
-  const verified = decidePayment(
-    { type: 'VerifyPayment', data: { paymentId, via: 'checkout', now } },
-    created.reduce(evolvePayment, opened),
-  );
-  try {
+  return withOrderNumber(p, async (orderNumber) => {
+    const verified = decidePayment(
+      { type: 'VerifyPayment', data: { paymentId, via: 'checkout', now, orderNumber } },
+      created.reduce(evolvePayment, opened as PaymentOrderState),
+    );
     const r = await p.store.append(paymentStreamId(orderId), version, [...created, ...verified], {
       metadata: { actor: 'checkout' },
     });
-    return { version: r.nextExpectedVersion };
-  } catch (err) {
-    await releaseHolds(p, held);
-    // A concurrent verify priced it first: answer as that one did.
-    if (err instanceof StreamVersionConflictError) return recordPaid(p, orderId, paymentId, 'checkout');
-    throw err;
-  }
+    return { result: { version: r.nextExpectedVersion, orderNumber }, appended: true };
+  });
 }

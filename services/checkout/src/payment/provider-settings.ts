@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { derivedSecret } from '@shop/shared/auth/derived-secret';
 import type { Config } from '@shop/shared/config/config';
 
 export const SANDBOX_PATH = '/razorpay-sandbox';
@@ -14,9 +14,6 @@ export interface PaymentSettings {
   /** Razorpay API base (undefined = the real Razorpay host). */
   apiUrl: string | undefined;
 }
-
-// Sandbox secrets are derived from JWT_SECRET so every process of one shop agrees on them.
-const derive = (secret: string, purpose: string) => createHmac('sha256', secret).update(purpose).digest('hex');
 
 /**
  * Real keys when RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET are set; otherwise the built-in sandbox,
@@ -35,8 +32,9 @@ export function paymentSettings(config: Config, gatewayUrl: string): PaymentSett
   return {
     sandbox: true,
     keyId: SANDBOX_KEY_ID,
-    keySecret: derive(config.JWT_SECRET, 'razorpay-sandbox-key-secret'),
-    webhookSecret: config.RAZORPAY_WEBHOOK_SECRET ?? derive(config.JWT_SECRET, 'razorpay-sandbox-webhook-secret'),
+    keySecret: derivedSecret(config.JWT_SECRET, 'razorpay-sandbox-key-secret'),
+    webhookSecret:
+      config.RAZORPAY_WEBHOOK_SECRET ?? derivedSecret(config.JWT_SECRET, 'razorpay-sandbox-webhook-secret'),
     apiUrl: config.RAZORPAY_API_URL ?? `${gatewayUrl}${SANDBOX_PATH}`,
   };
 }

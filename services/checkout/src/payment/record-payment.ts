@@ -1,5 +1,6 @@
 import { paymentStreamId, type PaymentEvent, type RefundReason } from '@shop/shared/contracts/payment-events';
-import { decideAndAppend } from '@shop/shared/eventstore/command';
+import { ConflictError, NotFoundError } from '@shop/shared/errors/errors';
+import { decideAndAppend, decideOnStream } from '@shop/shared/eventstore/command';
 import { StreamVersionConflictError } from '@shop/shared/eventstore/postgres-event-store';
 import {
   buyerKeyOfOrder,
@@ -7,6 +8,7 @@ import {
   evolvePayment,
   initialPaymentState,
   mayRevive,
+  orderNumberOf,
   PAYMENT,
   PaymentAfterExpiryError,
   PaymentRefundDueError,
@@ -21,10 +23,42 @@ import type { PaymentPorts } from './ports.ts';
  * payment for an order its buyer cancelled or replaced holds the stock again and places the order.
  */
 type Ports = Pick<PaymentPorts, 'store' | 'clock'> &
-  Partial<Pick<PaymentPorts, 'inventory' | 'coupons' | 'logger' | 'reservationTtlMs'>>;
+  Partial<Pick<PaymentPorts, 'inventory' | 'coupons' | 'logger' | 'reservationTtlMs' | 'orderNumbers'>>;
+
+/** A recorded payment: the stream's version after it, and the order it becomes (null: the placement numbers it). */
+export interface RecordedPayment {
+  version: number;
+  orderNumber: string | null;
+}
+
+/** The payment order's stream as just read: a command decides on it without reading it again. */
+export type LoadedPayment = { state: PaymentOrderState; version: number };
+
+/**
+ * Runs `record` with a fresh order number (null when none can be had) for the PaymentVerified it may append,
+ * and gives the number back when it certainly was not recorded: `record` answered that it appended nothing,
+ * or the decider refused, or every attempt lost the stream to another writer (conflict, not-found). Any other
+ * failure may have committed: that number is never handed out again.
+ */
+export async function withOrderNumber<T>(
+  p: Ports,
+  record: (orderNumber: string | null) => Promise<{ result: T; appended: boolean }>,
+): Promise<T> {
+  const orderNumber = (await p.orderNumbers?.take()) ?? null;
+  let outcome: { result: T; appended: boolean };
+  try {
+    outcome = await record(orderNumber);
+  } catch (err) {
+    if (orderNumber && (err instanceof ConflictError || err instanceof NotFoundError))
+      p.orderNumbers?.giveBack(orderNumber);
+    throw err;
+  }
+  if (orderNumber && !outcome.appended) p.orderNumbers?.giveBack(orderNumber);
+  return outcome.result;
+}
 
 /** The payment order's state and version, folded from its stream. */
-export function loadPayment(p: Pick<PaymentPorts, 'store'>, orderId: string) {
+export function loadPayment(p: Pick<PaymentPorts, 'store'>, orderId: string): Promise<LoadedPayment> {
   return p.store.aggregate<PaymentOrderState, PaymentEvent>(
     paymentStreamId(orderId),
     evolvePayment,
@@ -33,21 +67,23 @@ export function loadPayment(p: Pick<PaymentPorts, 'store'>, orderId: string) {
 }
 
 /**
- * Records PaymentVerified unless already recorded (any path: browser, webhook, reconciliation). A payment
- * for an order whose hold had lapsed is recorded as a refund due before PaymentAfterExpiryError is thrown.
+ * Records PaymentVerified unless already recorded (any path: browser, webhook, reconciliation), with the order
+ * number the order will have, and answers it. A payment for an order whose hold had lapsed is recorded as a
+ * refund due before PaymentAfterExpiryError is thrown. `loaded`: the stream as the caller just read it.
  */
 export async function recordPaid(
   p: Ports,
   orderId: string,
   paymentId: string,
   via: 'checkout' | 'webhook' | 'reconciliation',
-): Promise<{ version: number }> {
+  loaded?: LoadedPayment,
+): Promise<RecordedPayment> {
   try {
-    return await recordVerified(p, orderId, paymentId, via);
+    return await recordVerified(p, orderId, paymentId, via, loaded);
   } catch (err) {
     if (!(err instanceof PaymentAfterExpiryError)) throw err;
     const revived = await revive(p, orderId, paymentId, via);
-    if (revived.placed) return { version: revived.version };
+    if (revived.placed) return { version: revived.version, orderNumber: revived.orderNumber };
     try {
       await recordRefundDue(p, orderId, {
         paymentId,
@@ -57,7 +93,8 @@ export async function recordPaid(
     } catch (refusal) {
       // A concurrent report of this payment placed the order meanwhile: that is the answer.
       const now = await loadPayment(p, orderId);
-      if (now.state.status === 'verified' && now.state.paymentId === paymentId) return { version: now.version };
+      if (now.state.status === 'verified' && now.state.paymentId === paymentId)
+        return { version: now.version, orderNumber: orderNumberOf(now.state) };
       throw refusal;
     }
     // Refunded: a revival hold this payment may have left (a report that held stock, then lost) goes back.
@@ -89,13 +126,14 @@ async function revive(
   orderId: string,
   paymentId: string,
   via: 'checkout' | 'webhook' | 'reconciliation',
-): Promise<{ placed: true; version: number } | { placed: false; why: string | null }> {
+): Promise<{ placed: true; version: number; orderNumber: string | null } | { placed: false; why: string | null }> {
   const { inventory, coupons, logger } = p;
   const reservationId = revivalReservationId(paymentId);
   let heldHere: { reservationId: string; couponCode: string | null } | null = null;
   for (let attempt = 0; attempt < 10; attempt++) {
     const { state, version } = await loadPayment(p, orderId);
-    if (state.status === 'verified' && state.paymentId === paymentId) return { placed: true, version };
+    if (state.status === 'verified' && state.paymentId === paymentId)
+      return { placed: true, version, orderNumber: orderNumberOf(state) };
     if (!inventory || !coupons || !logger || !mayRevive(state) || !('order' in state) || state.refunds[paymentId]) {
       // Decided otherwise meanwhile (a refund, once the stock was gone for another report): nobody commits
       // the revival hold this report took, so it goes back.
@@ -127,17 +165,24 @@ async function revive(
       }
     }
     heldHere = { reservationId, couponCode };
-    const events = decidePayment(
-      { type: 'RevivePaymentOrder', data: { reservationId, holds: held.lines, paymentId, via, now: p.clock() } },
-      state,
-    );
-    try {
+    const placed = await withOrderNumber(p, async (orderNumber) => {
+      const events = decidePayment(
+        {
+          type: 'RevivePaymentOrder',
+          data: { reservationId, holds: held.lines, paymentId, via, now: p.clock(), orderNumber },
+        },
+        state,
+      );
       const r = await p.store.append(paymentStreamId(orderId), version, events, { metadata: { actor: via } });
-      logger.info({ orderId, paymentId, endedBy: state.endedBy }, 'payment for an ended checkout: stock held again');
-      return { placed: true, version: r.nextExpectedVersion };
-    } catch (err) {
+      return { result: { version: r.nextExpectedVersion, orderNumber }, appended: true };
+    }).catch((err: unknown) => {
       // Another report of this payment may have appended with this very reservation: never released here.
-      if (!(err instanceof StreamVersionConflictError)) throw err;
+      if (err instanceof StreamVersionConflictError) return null;
+      throw err;
+    });
+    if (placed) {
+      logger.info({ orderId, paymentId, endedBy: state.endedBy }, 'payment for an ended checkout: stock held again');
+      return { placed: true, ...placed };
     }
   }
   return { placed: false, why: null };
@@ -148,15 +193,22 @@ async function recordVerified(
   orderId: string,
   paymentId: string,
   via: 'checkout' | 'webhook' | 'reconciliation',
-): Promise<{ version: number }> {
-  const version = await decideAndAppend(
-    p.store,
-    paymentStreamId(orderId),
-    PAYMENT,
-    (): PaymentCommand => ({ type: 'VerifyPayment', data: { paymentId, via, now: p.clock() } }),
-    { actor: via, maxAttempts: 10 },
-  );
-  return { version };
+  loaded?: LoadedPayment,
+): Promise<RecordedPayment> {
+  return withOrderNumber(p, async (orderNumber) => {
+    const decision = await decideOnStream(
+      p.store,
+      paymentStreamId(orderId),
+      PAYMENT,
+      (): PaymentCommand => ({ type: 'VerifyPayment', data: { paymentId, via, now: p.clock(), orderNumber } }),
+      { actor: via, maxAttempts: 10, loaded },
+    );
+    const state = decision.events.reduce(evolvePayment, decision.state);
+    return {
+      result: { version: decision.version, orderNumber: orderNumberOf(state) },
+      appended: decision.events.length > 0,
+    };
+  });
 }
 
 /** Records a failed payment (or a refund due) on the order, unless the decider finds nothing to record. */

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { PendingRows, pendingWorkRetryAt } from '@shop/shared/bus/pending-work';
+import { LeasedPendingRows } from '@shop/shared/bus/pending-work';
 import type { EventConsumer } from '@shop/shared/bus/types';
 import { paymentStreamId, type PaymentEvent } from '@shop/shared/contracts/payment-events';
 import { decideAndAppend } from '@shop/shared/eventstore/command';
@@ -27,10 +27,7 @@ export function refundingConsumer(refunds: PendingRefunds): EventConsumer<true> 
     async handle(event, tx) {
       const e = { type: event.type, data: event.data } as PaymentEvent;
       if (e.type === 'RefundDue') await refunds.record(tx, e.data.razorpayPaymentId, e.data.razorpayOrderId);
-      else if (e.type === 'PaymentRefunded')
-        await tx.query('DELETE FROM checkout.pending_refunds WHERE razorpay_payment_id = $1', [
-          e.data.razorpayPaymentId,
-        ]);
+      else if (e.type === 'PaymentRefunded') await refunds.settle(tx, e.data.razorpayPaymentId);
       return true;
     },
     afterCommit() {
@@ -38,10 +35,6 @@ export function refundingConsumer(refunds: PendingRefunds): EventConsumer<true> 
     },
   };
 }
-
-/** How long a runner holds a claimed refund: well past the provider's two calls (15 s timeout each). */
-const LEASE_MS = 120_000;
-const BATCH = 50;
 
 interface DueRefund {
   razorpay_payment_id: string;
@@ -53,19 +46,28 @@ interface DueRefund {
 export const refundReceipt = (paymentId: string) => `refund_${paymentId}`.slice(0, 40);
 
 /**
- * The refunds decided and not yet issued. `run` claims the due ones (a lease, so two processes never issue
- * one refund at the same time) and issues each exactly once: it first asks the provider for the payment's
- * refunds, so a refund made by an attempt that died before recording it is recorded, not made again. One
- * that fails waits 1 s, doubling up to 5 minutes (PENDING_WORK_RETRY), and never holds up the others.
+ * The refunds decided and not yet issued (checkout.pending_refunds, a leased table: LeasedPendingRows). Each is
+ * issued exactly once: the provider is first asked for the payment's refunds, so a refund made by an attempt
+ * that died before recording it is recorded, not made again. One that fails waits 1 s, doubling up to 5
+ * minutes (PENDING_WORK_RETRY), and never holds up the others.
  */
-export class PendingRefunds extends PendingRows<DueRefund> {
+export class PendingRefunds extends LeasedPendingRows<DueRefund> {
   constructor(
     private readonly deps: Pick<PaymentPorts, 'store' | 'provider' | 'clock' | 'logger'> & {
       pool: pg.Pool;
       logger: Logger;
     },
   ) {
-    super(BATCH, (err) => deps.logger.error({ err }, 'issuing refunds failed'));
+    super({
+      pool: deps.pool,
+      clock: deps.clock,
+      table: {
+        name: 'checkout.pending_refunds',
+        key: 'razorpay_payment_id',
+        columns: ['razorpay_payment_id', 'razorpay_order_id'],
+      },
+      onError: (err) => deps.logger.error({ err }, 'issuing refunds failed'),
+    });
   }
 
   async record(tx: pg.PoolClient, paymentId: string, orderId: string): Promise<void> {
@@ -76,58 +78,31 @@ export class PendingRefunds extends PendingRows<DueRefund> {
     );
   }
 
-  /** Claims the due refunds this process can (a lease: no other runner takes them meanwhile). */
-  protected async due(limit: number): Promise<DueRefund[]> {
-    const now = this.deps.clock();
-    const { rows } = await this.deps.pool.query<DueRefund>(
-      `UPDATE checkout.pending_refunds SET claimed_until = $2
-        WHERE razorpay_payment_id IN (
-          SELECT razorpay_payment_id FROM checkout.pending_refunds
-           WHERE next_attempt_at <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)
-           ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-        RETURNING razorpay_payment_id, razorpay_order_id, attempts`,
-      [now, new Date(now.getTime() + LEASE_MS)],
+  protected async perform({ razorpay_order_id: orderId, razorpay_payment_id: paymentId }: DueRefund): Promise<void> {
+    const { store, logger } = this.deps;
+    const { state } = await loadPayment({ store }, orderId);
+    if (state.status === 'none' || state.refunds[paymentId] !== 'due') return;
+    const amountPaise = chargedPaise(state);
+    const refund = await this.providerRefund(paymentId, amountPaise);
+    await decideAndAppend(
+      store,
+      paymentStreamId(orderId),
+      PAYMENT,
+      (): PaymentCommand => ({
+        type: 'RecordRefund',
+        data: { paymentId, refundId: refund.id, amountPaise: refund.amount, now: this.deps.clock() },
+      }),
+      { actor: 'refunds', maxAttempts: 10 },
     );
-    return rows;
+    logger.info({ orderId, paymentId, refundId: refund.id, amountPaise: refund.amount }, 'payment refunded');
   }
 
-  protected carryOut(r: DueRefund): Promise<boolean> {
-    return this.issue(r.razorpay_order_id, r.razorpay_payment_id, r.attempts);
-  }
-
-  private async issue(orderId: string, paymentId: string, attempts: number): Promise<boolean> {
-    const { store, pool, logger } = this.deps;
-    try {
-      const { state } = await loadPayment({ store }, orderId);
-      if (state.status !== 'none' && state.refunds[paymentId] === 'due') {
-        const amountPaise = chargedPaise(state);
-        const refund = await this.providerRefund(paymentId, amountPaise);
-        await decideAndAppend(
-          store,
-          paymentStreamId(orderId),
-          PAYMENT,
-          (): PaymentCommand => ({
-            type: 'RecordRefund',
-            data: { paymentId, refundId: refund.id, amountPaise: refund.amount, now: this.deps.clock() },
-          }),
-          { actor: 'refunds', maxAttempts: 10 },
-        );
-        logger.info({ orderId, paymentId, refundId: refund.id, amountPaise: refund.amount }, 'payment refunded');
-      }
-      await pool.query('DELETE FROM checkout.pending_refunds WHERE razorpay_payment_id = $1', [paymentId]);
-      return true;
-    } catch (err) {
-      logger.warn({ err, orderId, paymentId, attempts: attempts + 1 }, 'refund failed; it will be retried');
-      await pool
-        .query(
-          `UPDATE checkout.pending_refunds
-              SET attempts = attempts + 1, next_attempt_at = $2, claimed_until = NULL, last_error = $3
-            WHERE razorpay_payment_id = $1`,
-          [paymentId, pendingWorkRetryAt(this.deps.clock(), attempts), String(err).slice(0, 500)],
-        )
-        .catch(() => undefined);
-      return false;
-    }
+  protected nextAttempt(err: unknown, r: DueRefund): Date {
+    this.deps.logger.warn(
+      { err, orderId: r.razorpay_order_id, paymentId: r.razorpay_payment_id, attempts: r.attempts + 1 },
+      'refund failed; it will be retried',
+    );
+    return this.retryAt(r);
   }
 
   /**

@@ -96,6 +96,7 @@ beforeAll(async () => {
     inventory: catalog.inventory,
     gatewayUrl: hostUrl,
     waitForOrder: async () => null,
+    allocateOrderNumbers: async () => [],
   });
   sandbox = newSandbox();
   coupons = new Coupons(ctx.eventStore('checkout'), clock);

@@ -31,12 +31,14 @@ function fakes() {
       calls.push(`release ${id}`);
       return Promise.resolve();
     },
+    returnSale: () => Promise.reject(new Error('not used')),
   };
   const coupons: CouponUses = {
     reserveUse: () => Promise.reject(new Error('not used')),
     admitUse: () => Promise.reject(new Error('not used')),
     commitUse: (code, id) => (calls.push(`count ${code} ${id}`), Promise.resolve()),
     releaseUse: (code, id) => (calls.push(`give back ${code} ${id}`), Promise.resolve()),
+    returnUse: () => Promise.reject(new Error('not used')),
   };
   return { calls, inventory, coupons, setDown: (down: boolean) => (inventoryDown = down) };
 }

@@ -116,7 +116,7 @@ export async function cancelCheckout(
  * Answers when the hold now lapses.
  */
 export async function dialogOpened(p: PaymentPorts, orderId: string, buyerKey: string): Promise<{ expiresAt: string }> {
-  await ownCheckout(p, orderId, buyerKey);
+  const loaded = await ownCheckout(p, orderId, buyerKey);
   const { state, events } = await decideOnStream(
     p.store,
     paymentStreamId(orderId),
@@ -128,7 +128,8 @@ export async function dialogOpened(p: PaymentPorts, orderId: string, buyerKey: s
         now: p.clock(),
       },
     }),
-    'checkout',
+    // decided on the stream as ownCheckout read it (the append checks its version), not read a second time
+    { actor: 'checkout', loaded },
   );
   for (const e of events) if (e.type === 'PaymentDialogOpened') return { expiresAt: e.data.expiresAt };
   return { expiresAt: holdOf(state).expiresAt };

@@ -46,7 +46,8 @@ export function settlementConsumer(deps: {
   };
 }
 
-type Action = 'commit' | 'release';
+/** return: a cancelled order's sale is given back (stock, and the coupon use if the coupon allows it). */
+type Action = 'commit' | 'release' | 'return';
 
 interface DueSettlement {
   reservation_id: string;
@@ -97,6 +98,9 @@ export class PendingSettlements extends PendingRows<DueSettlement> {
       if (r.action === 'commit') {
         await inventory.commit(r.reservation_id);
         if (r.coupon_code) await coupons.commitUse(r.coupon_code, r.reservation_id);
+      } else if (r.action === 'return') {
+        await inventory.returnSale(r.reservation_id);
+        if (r.coupon_code) await coupons.returnUse(r.coupon_code, r.reservation_id);
       } else {
         await inventory.release(r.reservation_id, 'expired');
         if (r.coupon_code) await coupons.releaseUse(r.coupon_code, r.reservation_id);

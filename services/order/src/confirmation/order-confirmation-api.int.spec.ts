@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-d
 import type { OrderView } from '../read-models/orders/orders-queries.ts';
 import { startOrderTestHost, type OrderTestHost } from '../testing/order-test-host.ts';
 import { paymentVerifiedData, placePaidOrder } from '../testing/payments.ts';
+import { openEventStream, type EventStreamReader } from '../testing/sse-client.ts';
 import { BEING_PLACED } from './order-confirmation-api.ts';
 
 let db: TestDatabase;
@@ -134,5 +135,84 @@ describe('POST /api/orders/confirmation (the order by its confirmation link)', (
 
     expect((await host.api('DELETE', `/api/orders/admin/${orderNumber}`, { token: admin })).status).toBe(200);
     expect(await read(token)).toMatchObject({ status: 404, body: { message: 'Order not found' } });
+  });
+});
+
+describe('POST /api/orders/confirmation/stream (the confirmation page follows by push)', () => {
+  const streams: EventStreamReader[] = [];
+  afterAll(() => {
+    for (const s of streams) s.close();
+  });
+  const follow = async (token: unknown) => {
+    const s = await openEventStream(`${host.url}/api/orders/confirmation/stream`, { body: { token } });
+    streams.push(s);
+    return s;
+  };
+
+  it('delivers the order placed after the stream opened, and no other order, then ends', async () => {
+    const data = paymentVerifiedData({ razorpayOrderId: razorpayOrderId(), customer: { userId: null, ...asha } });
+    const token = tokens.sign(data.razorpayOrderId);
+    expect((await read(token)).status).toBe(202);
+
+    const s = await follow(token);
+    expect(s.status).toBe(200);
+    expect(s.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    await s.waitFor((e) => e.event === 'ready', 'ready');
+
+    // Another buyer's order placed meanwhile is not this stream's business.
+    const other = await guestOrder(vikram, '7 Park Street, Kolkata');
+    const orderNumber = await placePaidOrder(host.ctx, data);
+    const pushed = await s.waitFor((e) => e.event === 'order', 'the placed order');
+    expect(pushed.json()).toMatchObject({
+      orderNumber,
+      deliveryStatus: 'Processing',
+      paymentStatus: 'Paid',
+      razorpayPaymentId: data.razorpayPaymentId,
+      totalAmount: 2749.1,
+    });
+    // The same order as the confirmation read answers it, less the shop's business.
+    expect(pushed.json()).toEqual((await read(token)).body);
+    expect(pushed.json()).not.toHaveProperty('seen');
+    await s.waitUntil(() => s.ended, 'the end of the stream');
+    expect(s.events.map((e) => e.event)).toEqual(['ready', 'order']);
+    expect(JSON.stringify(s.events)).not.toContain(other.orderNumber);
+  });
+
+  it('delivers at once an order placed before the stream opened', async () => {
+    const mine = await guestOrder(asha, '12 MG Road, Indiranagar, Bengaluru');
+    const s = await follow(mine.token);
+    const pushed = await s.waitFor((e) => e.event === 'order', 'the order');
+    expect(pushed.json()).toMatchObject({ orderNumber: mine.orderNumber });
+    await s.waitUntil(() => s.ended, 'the end of the stream');
+  });
+
+  it("refuses a tampered, foreign or made-up token with 404 'Order not found' as the read does, bad input 400", async () => {
+    const mine = await guestOrder(asha, '12 MG Road, Indiranagar, Bengaluru');
+    const last = mine.token.at(-1)!;
+    for (const token of [
+      `${mine.token.slice(0, -1)}${last === 'A' ? 'B' : 'A'}`,
+      orderConfirmationTokens('another-shop-secret-long-enough-to-use').sign(mine.data.razorpayOrderId),
+      mine.data.razorpayOrderId,
+    ]) {
+      const s = await follow(token);
+      expect({ token, status: s.status, body: JSON.parse(s.refusal) as unknown }).toEqual({
+        token,
+        status: 404,
+        body: { message: 'Order not found' },
+      });
+    }
+    expect((await follow(undefined)).status).toBe(400);
+  });
+
+  it('holds at most 5 streams open for one order (429 beyond)', async () => {
+    const data = paymentVerifiedData({ razorpayOrderId: razorpayOrderId(), customer: { userId: null, ...asha } });
+    const token = tokens.sign(data.razorpayOrderId);
+    const open = [];
+    for (let i = 0; i < 5; i += 1) open.push(await follow(token));
+    expect(open.map((s) => s.status)).toEqual([200, 200, 200, 200, 200]);
+    expect((await follow(token)).status).toBe(429);
+    // Another order's link is not held back by this one's.
+    const other = await follow(tokens.sign(razorpayOrderId()));
+    expect(other.status).toBe(200);
   });
 });

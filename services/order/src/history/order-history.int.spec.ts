@@ -55,6 +55,11 @@ beforeAll(async () => {
   orderNumber = await buyThroughSandbox(shop, 1, [{ productId: product.body.id, quantity: 2 }]);
   // The sale's stock commit is made by the settlement consumer, after the answer: wait for it.
   await waitUntil(async () => (await historyText(shop.url, orderNumber)).text.includes('StockCommitted'), 'the commit');
+  // So is its shipment (after the order is placed, at the built-in Shiprocket sandbox): the history is complete.
+  await waitUntil(
+    async () => (await historyText(shop.url, orderNumber)).text.includes('ShipmentCreated'),
+    'the shipment',
+  );
   // The catalog's and checkout's processes, as far as their /internal routes go (nothing started).
   parts = await startTestHost({
     service: 'parts',
@@ -66,6 +71,7 @@ beforeAll(async () => {
         inventory: catalog.inventory,
         gatewayUrl: shop.url,
         waitForOrder: async () => null,
+        allocateOrderNumbers: async () => [],
         internalRoutes: true,
       });
       return [createAccountsService(ctx), catalog, checkout];

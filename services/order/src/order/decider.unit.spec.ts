@@ -103,4 +103,94 @@ describe('order decider', () => {
         .then('Order not found');
     }
   });
+
+  describe('shipping', () => {
+    const shipment = {
+      shipmentId: '100000001',
+      awb: 'SR000100000001',
+      courier: 'Sandbox Express',
+      trackingUrl: '/shiprocket-sandbox/tracking/SR000100000001',
+      shippingStatus: 'AWB ASSIGNED',
+    };
+    const created: OrderEvent = {
+      type: 'ShipmentCreated',
+      data: { orderNumber: order.orderNumber, ...shipment, createdAt: later.toISOString() },
+    };
+    const at = new Date('2026-11-24T08:00:00Z');
+    const track = (shippingStatus: string, deliveryStatus: DeliveryStatus | null, updatedAt = at): OrderCommand => ({
+      type: 'RecordTrackingUpdate',
+      data: { awb: shipment.awb, shippingStatus, deliveryStatus, updatedAt, source: 'webhook', now: later },
+    });
+    const updated = (shippingStatus: string, updatedAt = at): OrderEvent => ({
+      type: 'ShippingStatusUpdated',
+      data: {
+        orderNumber: order.orderNumber,
+        awb: shipment.awb,
+        shippingStatus,
+        updatedAt: updatedAt.toISOString(),
+        source: 'webhook',
+      },
+    });
+    const byTracking = (from: DeliveryStatus, to: DeliveryStatus): OrderEvent => ({
+      type: 'DeliveryStatusChanged',
+      data: { orderNumber: order.orderNumber, from, to, changedBy: 'shiprocket', changedAt: later.toISOString() },
+    });
+
+    it('records the shipment once; the same AWB again records nothing, another one is refused', () => {
+      given([placed])
+        .when({ type: 'RecordShipment', data: { shipment, now: later } })
+        .then([created]);
+      given([placed, created])
+        .when({ type: 'RecordShipment', data: { shipment, now: later } })
+        .then([]);
+      given([placed, created])
+        .when({ type: 'RecordShipment', data: { shipment: { ...shipment, awb: 'SR9' }, now: later } })
+        .then('The order already has a shipment');
+      given([])
+        .when({ type: 'RecordShipment', data: { shipment, now: later } })
+        .then('Order not found');
+    });
+
+    it('moves delivery forward with tracking: out for delivery, then delivered', () => {
+      given([placed, created])
+        .when(track('OUT FOR DELIVERY', 'Out for Delivery'))
+        .then([updated('OUT FOR DELIVERY'), byTracking('Processing', 'Out for Delivery')]);
+      const later2 = new Date('2026-11-24T12:00:00Z');
+      given([placed, created, updated('OUT FOR DELIVERY'), byTracking('Processing', 'Out for Delivery')])
+        .when(track('DELIVERED', 'Delivered', later2))
+        .then([updated('DELIVERED', later2), byTracking('Out for Delivery', 'Delivered')]);
+    });
+
+    it('records an update that means no delivery status (in transit, return to origin, lost) as the shipping status only', () => {
+      for (const status of ['IN TRANSIT', 'RTO INITIATED', 'LOST'])
+        given([placed, created])
+          .when(track(status, null))
+          .then([updated(status)]);
+    });
+
+    it('records a redelivered update (same AWB, status and time) once', () => {
+      given([placed, created, updated('OUT FOR DELIVERY'), byTracking('Processing', 'Out for Delivery')])
+        .when(track('OUT FOR DELIVERY', 'Out for Delivery'))
+        .then([]);
+    });
+
+    it('never moves delivery backwards: a late update after the admin set Delivered is recorded only', () => {
+      given([placed, created, statusChanged('Processing', 'Delivered')])
+        .when(track('OUT FOR DELIVERY', 'Out for Delivery'))
+        .then([updated('OUT FOR DELIVERY')]);
+      given([placed, created, statusChanged('Processing', 'Delivered')])
+        .when(track('DELIVERED', 'Delivered'))
+        .then([updated('DELIVERED')]);
+    });
+
+    it("refuses an update for another AWB, or an order with no shipment, as not this order's", () => {
+      given([placed]).when(track('DELIVERED', 'Delivered')).then('No shipment with this AWB on the order');
+      given([placed, created])
+        .when({
+          ...track('DELIVERED', 'Delivered'),
+          data: { ...track('DELIVERED', 'Delivered').data, awb: 'OTHER' },
+        } as OrderCommand)
+        .then('No shipment with this AWB on the order');
+    });
+  });
 });

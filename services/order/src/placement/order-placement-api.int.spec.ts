@@ -100,6 +100,41 @@ describe('POST /internal/orders/order-of-payment', () => {
   });
 });
 
+describe('POST /internal/orders/order-numbers', () => {
+  const ROUTE_NUMBERS = '/internal/orders/order-numbers';
+
+  it('hands out fresh order numbers to a service token only, over the route and through the HTTP client', async () => {
+    expect((await orderProcess.api('POST', ROUTE_NUMBERS, { body: { count: 2 } })).status).toBe(401);
+    expect((await orderProcess.api('POST', ROUTE_NUMBERS, { token: shopper, body: { count: 2 } })).status).toBe(403);
+    expect((await orderProcess.api('POST', ROUTE_NUMBERS, { token: serviceToken, body: { count: 0 } })).status).toBe(
+      400,
+    );
+    expect((await orderProcess.api('POST', ROUTE_NUMBERS, { token: serviceToken, body: { count: 101 } })).status).toBe(
+      400,
+    );
+    const r = await orderProcess.api<{ orderNumbers: string[] }>('POST', ROUTE_NUMBERS, {
+      token: serviceToken,
+      body: { count: 3 },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.orderNumbers).toHaveLength(3);
+    for (const n of r.body.orderNumbers) expect(n).toMatch(/^ORD-\d+$/);
+    const client = new OrderPlacementHttpClient(orderProcess.url, serviceToken);
+    const more = await client.allocateOrderNumbers(2);
+    expect(more).toHaveLength(2);
+    expect(new Set([...r.body.orderNumbers, ...more]).size).toBe(5);
+  });
+
+  it('the client throws UnavailableError when the order service cannot be reached or refuses', async () => {
+    await expect(
+      new OrderPlacementHttpClient('http://127.0.0.1:9', serviceToken).allocateOrderNumbers(2),
+    ).rejects.toBeInstanceOf(UnavailableError);
+    await expect(new OrderPlacementHttpClient(orderProcess.url, shopper).allocateOrderNumbers(2)).rejects.toThrow(
+      /refused order-numbers \(403\)/,
+    );
+  });
+});
+
 describe('OrderPlacementHttpClient', () => {
   const ref = refOf('order_unknown0002', 2);
 

@@ -9,12 +9,15 @@ import { boundedWaitMs } from './order-placement-port.ts';
 /** Time allowed on top of the wait itself for the request and its answer to travel. */
 const TRANSPORT_GRACE_MS = 3000;
 
+/** How long checkout waits for fresh order numbers before it records a payment without one. */
+const ORDER_NUMBERS_TIMEOUT_MS = 2000;
+
 /**
- * OrderPlacementPort over HTTP to the order service (distributed mode): POST /internal/orders/order-of-payment
- * with a service token. The payment is already recorded when verify asks, so an order service that is
- * unreachable, starting or failing, or that answers too late, means "not shown yet" (null, logged): the
- * shopper is told the order will appear shortly. A refusal (400, 401, 403, 404) is a wiring mistake and
- * throws.
+ * OrderPlacementPort over HTTP to the order service (distributed mode): POST /internal/orders/order-numbers and
+ * /internal/orders/order-of-payment with a service token. The payment is already recorded when verify asks
+ * order-of-payment, so an order service that is unreachable, starting or failing, or that answers too late,
+ * means "not shown yet" (null, logged): the shopper is told the order will appear shortly. A refusal (400,
+ * 401, 403, 404) is a wiring mistake and throws.
  */
 export class OrderPlacementHttpClient implements OrderPlacementPort {
   constructor(
@@ -61,5 +64,28 @@ export class OrderPlacementHttpClient implements OrderPlacementPort {
     throw new UnavailableError(
       `The order service refused order-of-payment (${res.status}): ${parsed.message ?? 'no message'}`,
     );
+  }
+
+  /** Throws UnavailableError when the order service does not answer, fails or refuses. */
+  async allocateOrderNumbers(count: number): Promise<string[]> {
+    let res: Response;
+    let body: { orderNumbers?: unknown; message?: string };
+    try {
+      res = await fetch(`${this.baseUrl}/internal/orders/order-numbers`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.serviceToken}` },
+        body: JSON.stringify({ count }),
+        signal: AbortSignal.timeout(ORDER_NUMBERS_TIMEOUT_MS),
+      });
+      body = (await res.json()) as typeof body;
+    } catch (err) {
+      throw new UnavailableError(`The order service did not answer order-numbers: ${String(err)}`);
+    }
+    const numbers = body.orderNumbers;
+    if (!res.ok || !Array.isArray(numbers) || !numbers.every((n) => typeof n === 'string'))
+      throw new UnavailableError(
+        `The order service refused order-numbers (${res.status}): ${body.message ?? 'no order numbers'}`,
+      );
+    return numbers as string[];
   }
 }

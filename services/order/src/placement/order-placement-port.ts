@@ -4,6 +4,7 @@ import {
   type OrderPlacementPort,
 } from '@shop/shared/contracts/order-placement';
 import type { ServiceContext } from '@shop/shared/runtime/service';
+import { allocateOrderNumbers } from './order-numbers.ts';
 import { waitForOrderOfPayment } from './wait-for-order.ts';
 
 /** A wait the port accepts: whole milliseconds between 1 and ORDER_OF_PAYMENT_MAX_WAIT_MS. */
@@ -17,5 +18,6 @@ export const boundedWaitMs = (timeoutMs = ORDER_OF_PAYMENT_DEFAULT_WAIT_MS) =>
 export function inProcessOrderPlacement(ctx: Pick<ServiceContext, 'pool' | 'waitForProjection'>): OrderPlacementPort {
   return {
     orderOfPayment: (payment, timeoutMs) => waitForOrderOfPayment(ctx, payment, boundedWaitMs(timeoutMs)),
+    allocateOrderNumbers: (count) => allocateOrderNumbers(ctx.pool, count),
   };
 }

@@ -5,7 +5,8 @@ import type { PaymentVerified } from '@shop/shared/contracts/payment-events';
 import type { PostgresEventStore } from '@shop/shared/eventstore/postgres-event-store';
 import type { RecordedEvent } from '@shop/shared/eventstore/types';
 import { decideOrder, initialOrderState } from '../order/decider.ts';
-import { ORDER_NUMBER_PREFIX, orderStreamId, type OrderDetails } from '../order/events.ts';
+import { ORDER_NUMBER_FORMAT, orderStreamId, type OrderDetails } from '../order/events.ts';
+import { allocateOrderNumbers } from './order-numbers.ts';
 
 export const ORDER_PLACEMENT_CONSUMER = 'orders.placement';
 
@@ -39,15 +40,17 @@ const PaymentVerifiedData = z.object({
   deliveryChargePaise: paise,
   totalPaise: paise,
   verifiedAt: z.iso.datetime({ offset: true }),
+  orderNumber: z.string().regex(ORDER_NUMBER_FORMAT).optional(),
 }) satisfies z.ZodType<Partial<PaymentVerified['data']>>;
 
 /**
  * Process manager: a verified payment becomes an order (purchase saga step 4). Everything happens in the
  * delivery transaction `tx`, together with the bus's dedupe claim: the payment_orders row (the provider
- * order's one order), the next order number and the OrderPlaced append. A redelivered PaymentVerified is
- * skipped by the claim; a second PaymentVerified for the same provider order, or two deliveries racing
- * (the INSERT waits on the other's uncommitted row), finds the row and places nothing. No other service
- * is called. The events it appended are its after-commit effect: announced in-process once committed.
+ * order's one order) under the order number checkout recorded in PaymentVerified (and answered verify with),
+ * and the OrderPlaced append. A redelivered PaymentVerified is skipped by the claim; a second
+ * PaymentVerified for the same provider order, or two deliveries racing (the INSERT waits on the other's
+ * uncommitted row), finds the row and places nothing. No other service is called. The events it appended
+ * are its after-commit effect: announced in-process once committed.
  */
 export function orderPlacement(store: PostgresEventStore): EventConsumer<RecordedEvent[]> {
   return {
@@ -57,16 +60,7 @@ export function orderPlacement(store: PostgresEventStore): EventConsumer<Recorde
     eventTypes: ['PaymentVerified'],
     async handle(event, tx) {
       const payment = PaymentVerifiedData.parse(event.data);
-      // A plain read first, so the usual redelivery does not use up a sequence number.
-      if ((await findOrderNumberByPayment(tx, payment.razorpayOrderId)) !== null) return;
-      const { rows } = await tx.query<{ order_number: string }>(
-        `INSERT INTO orders.payment_orders (razorpay_order_id, order_number, placed_at)
-         VALUES ($1, $2 || nextval('orders.order_number_seq'), $3)
-         ON CONFLICT (razorpay_order_id) DO NOTHING
-         RETURNING order_number`,
-        [payment.razorpayOrderId, ORDER_NUMBER_PREFIX, payment.verifiedAt],
-      );
-      const orderNumber = rows[0]?.order_number;
+      const orderNumber = await claimOrderNumber(tx, payment);
       if (!orderNumber) return;
       const { customer, verifiedAt, ...rest } = payment;
       const order: OrderDetails = {
@@ -105,6 +99,30 @@ export function orderPlacement(store: PostgresEventStore): EventConsumer<Recorde
       for (const events of placed) store.notifyAppended(events);
     },
   };
+}
+
+/**
+ * Takes the provider order's one order number in orders.payment_orders: the one its PaymentVerified carries,
+ * else (recorded before numbers were kept, or when none could be had) the next one. Null when the provider
+ * order has its order already.
+ */
+async function claimOrderNumber(
+  tx: pg.PoolClient,
+  payment: { razorpayOrderId: string; verifiedAt: string; orderNumber?: string | undefined },
+): Promise<string | null> {
+  let orderNumber = payment.orderNumber;
+  if (!orderNumber) {
+    // A plain read first, so the usual redelivery does not use up a sequence number.
+    if ((await findOrderNumberByPayment(tx, payment.razorpayOrderId)) !== null) return null;
+    [orderNumber] = await allocateOrderNumbers(tx, 1);
+  }
+  const { rows } = await tx.query<{ order_number: string }>(
+    `INSERT INTO orders.payment_orders (razorpay_order_id, order_number, placed_at) VALUES ($1, $2, $3)
+     ON CONFLICT (razorpay_order_id) DO NOTHING
+     RETURNING order_number`,
+    [payment.razorpayOrderId, orderNumber, payment.verifiedAt],
+  );
+  return rows[0]?.order_number ?? null;
 }
 
 /** The order number placed for a provider order, or null while (or if) there is none. */

@@ -6,6 +6,8 @@ import type { PubSub } from '@shop/shared/cache/types';
 import type { Logger } from '@shop/shared/observability/logger';
 import { dashboardStats } from '../read-models/orders/dashboard-stats.ts';
 import { findOrders } from '../read-models/orders/orders-queries.ts';
+import { confirmationView } from '../confirmation/confirmation-view.ts';
+import { findOrderNumberByPayment } from '../placement/order-placement.ts';
 import { DASHBOARD_FIGURES_CHANNEL } from './dashboard-changes.ts';
 import { decodeOrderChanges, ORDER_CHANGES_CHANNEL, type OrderChange } from './order-changes.ts';
 
@@ -21,8 +23,13 @@ export interface OrderPushOptions {
 }
 
 interface Stream {
-  readonly userId: string;
+  /** The account, or null for a confirmation stream (opened by a confirmation link's token, no sign-in). */
+  readonly userId: string | null;
   readonly isAdmin: boolean;
+  /** A confirmation stream's one order, by its payment order: the stream waits for it to be listed. */
+  readonly razorpayOrderId: string | null;
+  /** What maxStreamsPerUser counts: the account, or a confirmation stream's payment order. */
+  readonly holder: string;
   readonly res: Response;
   open: boolean;
 }
@@ -46,6 +53,8 @@ export class OrderPushHub {
   private readonly pending = new Map<string, OrderChange>();
   /** Admin streams that still need their first figures. */
   private readonly awaitingStats = new Set<Stream>();
+  /** Confirmation streams just opened: their order may be listed already. */
+  private readonly awaitingFirstLook = new Set<Stream>();
   /** A catalog or accounts figure changed: every admin stream needs fresh figures. */
   private figuresChanged = false;
   private delivering = false;
@@ -116,13 +125,51 @@ export class OrderPushHub {
    * header is sent, so one user cannot hold hundreds of connections open.
    */
   open(req: Request, res: Response, user: AuthUser): void {
+    const stream = this.begin(req, res, {
+      userId: user.id,
+      isAdmin: user.isAdmin,
+      razorpayOrderId: null,
+      holder: user.id,
+    });
+    // After `ready` the client (re)loads its list: anything committed before then is in that read,
+    // anything after comes down this stream.
+    this.write(stream, `retry: ${this.retryMs}\n${sseFrame('ready', { userId: user.id, isAdmin: user.isAdmin })}`);
+    if (user.isAdmin) {
+      // Through the delivery loop, so these figures can never overtake newer ones.
+      this.awaitingStats.add(stream);
+      this.kick();
+    }
+  }
+
+  /**
+   * A confirmation stream: the one order of a verified payment (`razorpayOrderId`, read from the confirmation
+   * link's token by the caller), for whoever holds the link. `ready` first; then, once the order is placed and
+   * listed, one `order` event (the order as the confirmation read answers it) and the stream ends. An order
+   * listed before the stream opened is sent at once: the stream is registered before that first look, so an
+   * order listed in between is announced to it. At most `maxStreamsPerUser` streams per payment order (429).
+   */
+  openConfirmation(req: Request, res: Response, razorpayOrderId: string): void {
+    const stream = this.begin(req, res, {
+      userId: null,
+      isAdmin: false,
+      razorpayOrderId,
+      holder: `payment:${razorpayOrderId}`,
+    });
+    this.write(stream, `retry: ${this.retryMs}\n${sseFrame('ready', {})}`);
+    this.awaitingFirstLook.add(stream);
+    this.kick();
+  }
+
+  private begin(req: Request, res: Response, who: Omit<Stream, 'res' | 'open'>): Stream {
     if (this.stopped) throw new UnavailableError('Shutting down');
-    const held = this.perUser.get(user.id) ?? 0;
+    const held = this.perUser.get(who.holder) ?? 0;
     if (held >= this.maxStreamsPerUser)
       throw new TooManyRequestsError(
-        `Too many open order streams for this account (at most ${this.maxStreamsPerUser}): close another tab or window of the shop and try again`,
+        who.razorpayOrderId
+          ? `Too many open streams for this order (at most ${this.maxStreamsPerUser}): close another tab or window of it and try again`
+          : `Too many open order streams for this account (at most ${this.maxStreamsPerUser}): close another tab or window of the shop and try again`,
       );
-    this.perUser.set(user.id, held + 1);
+    this.perUser.set(who.holder, held + 1);
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache, no-transform');
@@ -133,30 +180,24 @@ export class OrderPushHub {
     req.socket.setNoDelay(true);
     req.socket.setKeepAlive(true);
 
-    const stream: Stream = { userId: user.id, isAdmin: user.isAdmin, res, open: true };
+    const stream: Stream = { ...who, res, open: true };
     this.streams.add(stream);
     res.on('close', () => this.close(stream));
-    // After `ready` the client (re)loads its list: anything committed before then is in that read,
-    // anything after comes down this stream.
-    this.write(stream, `retry: ${this.retryMs}\n${sseFrame('ready', { userId: user.id, isAdmin: user.isAdmin })}`);
-    if (user.isAdmin) {
-      // Through the delivery loop, so these figures can never overtake newer ones.
-      this.awaitingStats.add(stream);
-      this.kick();
-    }
     this.heartbeat ??= setInterval(() => {
       for (const s of this.streams) this.write(s, ': heartbeat\n\n');
     }, this.heartbeatMs).unref();
+    return stream;
   }
 
   private close(stream: Stream): void {
     if (!stream.open) return;
     stream.open = false;
     this.streams.delete(stream);
-    const held = (this.perUser.get(stream.userId) ?? 1) - 1;
-    if (held > 0) this.perUser.set(stream.userId, held);
-    else this.perUser.delete(stream.userId);
+    const held = (this.perUser.get(stream.holder) ?? 1) - 1;
+    if (held > 0) this.perUser.set(stream.holder, held);
+    else this.perUser.delete(stream.holder);
     this.awaitingStats.delete(stream);
+    this.awaitingFirstLook.delete(stream);
     if (!stream.res.writableEnded) stream.res.end();
     if (this.streams.size === 0) {
       clearInterval(this.heartbeat);
@@ -183,15 +224,22 @@ export class OrderPushHub {
 
   private async drain(): Promise<void> {
     try {
-      while (this.pending.size > 0 || this.awaitingStats.size > 0 || this.figuresChanged) {
+      while (
+        this.pending.size > 0 ||
+        this.awaitingStats.size > 0 ||
+        this.awaitingFirstLook.size > 0 ||
+        this.figuresChanged
+      ) {
         const changes = [...this.pending.values()];
         this.pending.clear();
         const newcomers = [...this.awaitingStats];
         this.awaitingStats.clear();
+        const firstLooks = [...this.awaitingFirstLook];
+        this.awaitingFirstLook.clear();
         const figuresChanged = this.figuresChanged;
         this.figuresChanged = false;
         try {
-          await this.deliver(changes, newcomers, figuresChanged);
+          await this.deliver(changes, newcomers, firstLooks, figuresChanged);
         } catch (err) {
           // These changes are not pushed; the next ones are. Clients still see them on their next read.
           this.deps.logger.warn({ err, orders: changes.length }, 'could not push order changes');
@@ -202,16 +250,36 @@ export class OrderPushHub {
     }
   }
 
-  private async deliver(changes: OrderChange[], newcomers: Stream[], figuresChanged: boolean): Promise<void> {
+  private async deliver(
+    changes: OrderChange[],
+    newcomers: Stream[],
+    firstLooks: Stream[],
+    figuresChanged: boolean,
+  ): Promise<void> {
     const streams = [...this.streams];
     const admins = streams.filter((s) => s.isAdmin);
-    const shoppers = new Set(streams.filter((s) => !s.isAdmin).map((s) => s.userId));
+    const shoppers = new Set(streams.filter((s) => !s.isAdmin && s.userId !== null).map((s) => s.userId));
     const wanted = changes.filter((c) => admins.length > 0 || (c.userId !== null && shoppers.has(c.userId)));
-    if (wanted.length > 0) {
-      const views = await findOrders(
-        this.deps.pool,
-        wanted.filter((c) => !c.deleted).map((c) => c.orderNumber),
-      );
+    // A confirmation stream waits for an order not placed when it opened: any order listed since may be it.
+    const awaiting = streams.filter((s) => s.razorpayOrderId !== null);
+    const looked = await Promise.all(
+      firstLooks.filter((s) => s.open).map((s) => findOrderNumberByPayment(this.deps.pool, s.razorpayOrderId!)),
+    );
+    const listed = [
+      ...(awaiting.length > 0 ? changes : wanted).filter((c) => !c.deleted).map((c) => c.orderNumber),
+      ...looked.filter((n): n is string => n !== null),
+    ];
+    if (wanted.length > 0 || listed.length > 0) {
+      const views = await findOrders(this.deps.pool, [...new Set(listed)]);
+      if (awaiting.length > 0) {
+        const byPayment = new Map([...views.values()].map((v) => [v.razorpayOrderId, v]));
+        for (const s of awaiting) {
+          const order = byPayment.get(s.razorpayOrderId!);
+          if (!order) continue;
+          this.write(s, sseFrame('order', confirmationView(order)));
+          this.close(s);
+        }
+      }
       for (const c of wanted) {
         // Not on the list any more (possibly deleted after this announcement): tell clients to drop it.
         const frame = sseFrame('order', views.get(c.orderNumber) ?? { orderNumber: c.orderNumber, deleted: true });

@@ -5,6 +5,7 @@ import type { ServiceModule } from '@shop/shared/runtime/service';
 import { startTestHost, type TestHost } from '@shop/test-support/test-host';
 import { createOrderService, type OrderService } from '../index.ts';
 import type { OrderPushOptions } from '../push/order-push-hub.ts';
+import type { ShippingProvider } from '../shipping/shipping-provider.ts';
 
 /** The test host's url, context, infrastructure, HTTP client and log-in, with the order service it hosts. */
 export interface OrderTestHost extends Pick<
@@ -32,6 +33,8 @@ export async function startOrderTestHost(opts: {
   clock?: () => Date;
   /** Serve /internal/orders/* as the order service's own process does. */
   internalRoutes?: boolean;
+  /** The shipping provider shipments are made with (none: no shipments are made). */
+  shipping?: ShippingProvider;
 }): Promise<OrderTestHost> {
   const host = await startTestHost({
     service: 'order',
@@ -46,6 +49,7 @@ export async function startOrderTestHost(opts: {
         createOrderService(ctx, {
           push: opts.push,
           internalRoutes: opts.internalRoutes,
+          ...(opts.shipping ? { shipping: { provider: opts.shipping } } : {}),
           history: { catalog: catalogHistory(ctx.pool), checkout: checkoutHistory(ctx.pool) },
         }),
       ] as const,

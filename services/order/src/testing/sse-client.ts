@@ -16,6 +16,8 @@ export interface EventStreamReader {
   comments: string[];
   /** `retry:` value last received, in ms. */
   retryMs: number | undefined;
+  /** The server ended the stream. */
+  ended: boolean;
   /** The first event (from the start of the stream) matching `match`, waiting up to timeoutMs for it. */
   waitFor(match: (e: ReceivedEvent) => boolean, what: string, timeoutMs?: number): Promise<ReceivedEvent>;
   /** Resolves once `check` holds on what has been received, or rejects at the deadline. */
@@ -23,12 +25,24 @@ export interface EventStreamReader {
   close(): void;
 }
 
-/** Reads an SSE endpoint with fetch and a stream reader, as a browser's EventSource would see it. */
-export async function openEventStream(url: string, opts: { token?: string } = {}): Promise<EventStreamReader> {
+/**
+ * Reads an SSE endpoint with fetch and a stream reader, as a browser's EventSource would see it; with `body`,
+ * a POST of that JSON (a stream whose credential travels in the body).
+ */
+export async function openEventStream(
+  url: string,
+  opts: { token?: string; body?: unknown } = {},
+): Promise<EventStreamReader> {
   const abort = new AbortController();
   const headers: Record<string, string> = { accept: 'text/event-stream' };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  const res = await fetch(url, { headers, signal: abort.signal });
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(url, {
+    method: opts.body !== undefined ? 'POST' : 'GET',
+    headers,
+    body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+    signal: abort.signal,
+  });
   const listeners = new Set<() => void>();
   const reader: EventStreamReader = {
     status: res.status,
@@ -37,6 +51,7 @@ export async function openEventStream(url: string, opts: { token?: string } = {}
     events: [],
     comments: [],
     retryMs: undefined,
+    ended: false,
     async waitFor(match, what, timeoutMs = 5000) {
       let found: ReceivedEvent | undefined;
       await reader.waitUntil(() => (found = reader.events.find(match)) !== undefined, what, timeoutMs);
@@ -80,6 +95,8 @@ export async function openEventStream(url: string, opts: { token?: string } = {}
         }
         for (const l of [...listeners]) l();
       }
+      reader.ended = true;
+      for (const l of [...listeners]) l();
     } catch {
       // aborted by close()
     }

@@ -9,6 +9,11 @@ export interface AuthUser {
   email: string;
   name: string;
   isAdmin: boolean;
+  /**
+   * The user's session generation the token was issued in (claim `sv`, 0 when absent): a password reset moves
+   * the user's on, and a token of an earlier one is refused (its session has ended).
+   */
+  sessionVersion?: number;
 }
 
 declare module 'express-serve-static-core' {
@@ -38,7 +43,8 @@ export class TokenService {
   ) {}
 
   sign(user: AuthUser): string {
-    return jwt.sign({ email: user.email, name: user.name, isAdmin: user.isAdmin }, this.secret, {
+    const sv = user.sessionVersion ?? 0;
+    return jwt.sign({ email: user.email, name: user.name, isAdmin: user.isAdmin, ...(sv ? { sv } : {}) }, this.secret, {
       algorithm: 'HS256',
       subject: user.id,
       expiresIn: this.expiresIn as jwt.SignOptions['expiresIn'],
@@ -81,7 +87,9 @@ export class TokenService {
     try {
       const p = jwt.verify(token, key, { algorithms: ['HS256'] }) as jwt.JwtPayload;
       if (typeof p.sub !== 'string' || p.purpose !== purpose) return null;
-      return { id: p.sub, email: String(p.email), name: String(p.name), isAdmin: p.isAdmin === true };
+      const user: AuthUser = { id: p.sub, email: String(p.email), name: String(p.name), isAdmin: p.isAdmin === true };
+      if (typeof p.sv === 'number' && Number.isSafeInteger(p.sv) && p.sv > 0) user.sessionVersion = p.sv;
+      return user;
     } catch {
       return null;
     }
@@ -91,8 +99,10 @@ export class TokenService {
    * Sets req.user from `Authorization: Bearer` (or, on a push stream, a `?ticket=` from POST
    * /api/orders/stream-ticket, or the older `?access_token=`) when the token is
    * valid and its subject is real: a user who exists in the accounts projection (admin rights as stored
-   * there now), or one of the shop's services (`service:<name>`, never an admin). A token of a deleted or
-   * unknown user, or of an unknown service, leaves the request anonymous, so guarded routes answer 401.
+   * there now) whose session has not ended (the token's generation is the user's current one: a password reset
+   * ends the sessions before it), or one of the shop's services (`service:<name>`, never an admin). A token of a
+   * deleted or unknown user, of an ended session, or of an unknown service, leaves the request anonymous, so
+   * guarded routes answer 401.
    */
   authenticate(): RequestHandler {
     return (req, _res, next) => {
@@ -113,9 +123,11 @@ export class TokenService {
         req.user = claimed;
         return next();
       }
-      this.users.find(claimed.id).then(
+      const sessionVersion = claimed.sessionVersion ?? 0;
+      this.users.find(claimed.id, sessionVersion).then(
         (found) => {
-          if (found) req.user = { ...claimed, isAdmin: found.isAdmin };
+          if (found && (found.sessionVersion ?? 0) === sessionVersion)
+            req.user = { ...claimed, isAdmin: found.isAdmin };
           next();
         },
         (err: unknown) => {

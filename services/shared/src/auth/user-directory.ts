@@ -1,6 +1,18 @@
-/** Whether a token's user still exists, and whether it is an admin now (not when the token was signed). */
+/** What a token is checked against: the user as the accounts service has them now. */
+export interface DirectoryUser {
+  /** An admin now (not when the token was signed). */
+  isAdmin: boolean;
+  /** The session generation a token must carry (0 when the directory does not say: an older accounts service). */
+  sessionVersion?: number;
+}
+
+/** Whether a token's user still exists, whether it is an admin now, and which sessions of theirs are live. */
 export interface UserDirectory {
-  find(userId: string): Promise<{ isAdmin: boolean } | null>;
+  /**
+   * `atLeastSessionVersion`: the generation the token carries; a directory that remembers an older one for the
+   * user looks again (the user reset their password since), so a fresh session works at once.
+   */
+  find(userId: string, atLeastSessionVersion?: number): Promise<DirectoryUser | null>;
 }
 
 /**
@@ -13,8 +25,8 @@ export interface UserDirectory {
  */
 export class BoundUserDirectory implements UserDirectory {
   private source: UserDirectory | undefined;
-  private readonly known = new Map<string, { isAdmin: boolean; until: number }>();
-  private readonly inFlight = new Map<string, Promise<{ isAdmin: boolean } | null>>();
+  private readonly known = new Map<string, { user: DirectoryUser; until: number }>();
+  private readonly inFlight = new Map<string, Promise<DirectoryUser | null>>();
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
@@ -31,9 +43,14 @@ export class BoundUserDirectory implements UserDirectory {
     this.known.clear();
   }
 
-  async find(userId: string): Promise<{ isAdmin: boolean } | null> {
+  /** Drops what is remembered of a user (their password was reset here: old sessions end at once in this process). */
+  forget(userId: string): void {
+    this.known.delete(userId);
+  }
+
+  async find(userId: string, atLeastSessionVersion = 0): Promise<DirectoryUser | null> {
     const hit = this.known.get(userId);
-    if (hit && hit.until > this.now()) return { isAdmin: hit.isAdmin };
+    if (hit && hit.until > this.now() && (hit.user.sessionVersion ?? 0) >= atLeastSessionVersion) return hit.user;
     let pending = this.inFlight.get(userId);
     if (!pending) {
       pending = this.lookup(userId).finally(() => this.inFlight.delete(userId));
@@ -42,7 +59,7 @@ export class BoundUserDirectory implements UserDirectory {
     return pending;
   }
 
-  private async lookup(userId: string): Promise<{ isAdmin: boolean } | null> {
+  private async lookup(userId: string): Promise<DirectoryUser | null> {
     if (!this.source) throw new Error('No user directory is bound in this process (the accounts module or its client)');
     const found = await this.source.find(userId);
     this.known.delete(userId);
@@ -52,7 +69,11 @@ export class BoundUserDirectory implements UserDirectory {
       const oldest = this.known.keys().next().value;
       if (oldest !== undefined) this.known.delete(oldest);
     }
-    this.known.set(userId, { isAdmin: found.isAdmin, until: this.now() + this.ttlMs });
-    return { isAdmin: found.isAdmin };
+    const user: DirectoryUser = {
+      isAdmin: found.isAdmin,
+      ...(found.sessionVersion !== undefined ? { sessionVersion: found.sessionVersion } : {}),
+    };
+    this.known.set(userId, { user, until: this.now() + this.ttlMs });
+    return user;
   }
 }

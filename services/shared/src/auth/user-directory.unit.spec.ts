@@ -35,6 +35,28 @@ describe('BoundUserDirectory: the user check behind every token', () => {
     expect(counted.lookups).toBe(2);
   });
 
+  it('looks again for a token of a newer session than it remembers, and forgets a user on request', async () => {
+    let generation = 0;
+    let lookups = 0;
+    const bound = new BoundUserDirectory({ ttlMs: 5_000, now: () => 0 });
+    bound.bind({
+      async find() {
+        lookups += 1;
+        return { isAdmin: false, sessionVersion: generation };
+      },
+    });
+    expect(await bound.find('u1', 0)).toEqual({ isAdmin: false, sessionVersion: 0 });
+    generation = 1; // the password was reset in another process
+    // An old token still meets the remembered generation (within the ttl); a token of the new session looks again.
+    expect(await bound.find('u1', 0)).toEqual({ isAdmin: false, sessionVersion: 0 });
+    expect(await bound.find('u1', 1)).toEqual({ isAdmin: false, sessionVersion: 1 });
+    expect(lookups).toBe(2);
+    generation = 2; // reset here: forgotten, so the next check asks
+    bound.forget('u1');
+    expect(await bound.find('u1', 0)).toEqual({ isAdmin: false, sessionVersion: 2 });
+    expect(lookups).toBe(3);
+  });
+
   it('never remembers a user who is gone, and a deleted user is gone once the ttl passes', async () => {
     let now = 0;
     const users = new Map([['u1', false]]);

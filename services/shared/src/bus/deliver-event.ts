@@ -139,9 +139,23 @@ export interface DeliveryMetrics {
 }
 
 export interface DeliveryReporting {
+  /** The consumer's database: read-your-writes waiters on it are told of its progress. */
+  pool: Pool;
   logger: BusLogger;
   onDelivered?: DeliveryObserver | undefined;
   metrics?: DeliveryMetrics | undefined;
+}
+
+/**
+ * The versions a commit recorded in consumer_streams, per stream: of the events handled, parked or found
+ * duplicate (recorded at or above theirs). An ignored event (a type the consumer does not want) records none.
+ */
+function recordedVersions(deliveries: ReadonlyArray<DeliveryResult & { event: RecordedEvent }>): Map<string, number> {
+  const versions = new Map<string, number>();
+  for (const { event, outcome } of deliveries)
+    if (outcome === 'handled' || outcome === 'duplicate' || outcome === 'parked')
+      versions.set(event.streamId, Math.max(versions.get(event.streamId) ?? 0, event.streamVersion));
+  return versions;
 }
 
 /**
@@ -159,7 +173,7 @@ export async function reportDelivered(
   // afterCommit first: a waiter woken below answers its client, whose next read must not hit a cache
   // that afterCommit has yet to invalidate.
   await runAfterCommit(consumer, effects, reporting.logger);
-  announceProjectionProgress(consumer.schema, consumer.name, new Set(done.map((d) => d.event.streamId)));
+  announceProjectionProgress(reporting.pool, consumer.schema, consumer.name, recordedVersions(done));
   const processed = done.filter((d) => d.outcome !== 'duplicate').length;
   if (processed > 0) reporting.metrics?.eventsProcessed?.inc({ consumer: consumer.name }, processed);
   const parked = done.filter((d) => d.outcome === 'parked').length;

@@ -5,7 +5,8 @@ import { backoffDelay, errorText } from './retry-policy.ts';
 /** NOTIFY channel of migrations/002_event_notify.sql; the payload is the schema that appended events. */
 export const EVENTS_CHANNEL = 'shop_events';
 
-type Listener = () => void;
+/** `from`: the server process of the session that committed (absent after a reconnect: anything may have). */
+type Listener = (from?: number) => void;
 
 /**
  * One LISTEN connection per process that tells subscriptions and relays when a schema committed events.
@@ -56,7 +57,7 @@ export class EventLogNotifications {
   private async connect(): Promise<void> {
     const client = await this.pool.connect();
     client.on('notification', (msg: Notification) => {
-      if (msg.channel === EVENTS_CHANNEL && msg.payload) this.emit(msg.payload);
+      if (msg.channel === EVENTS_CHANNEL && msg.payload) this.emit(msg.payload, msg.processId);
     });
     client.on('error', (err: Error) => this.lost(client, err));
     try {
@@ -72,8 +73,8 @@ export class EventLogNotifications {
     this.client = client;
   }
 
-  private emit(schema: string): void {
-    for (const l of this.listeners.get(schema) ?? []) l();
+  private emit(schema: string, from?: number): void {
+    for (const l of this.listeners.get(schema) ?? []) l(from);
   }
 
   private lost(client: PoolClient, err: Error): void {

@@ -8,6 +8,8 @@ import { KafkaOutboxRelay, type OutboxBacklogGauge } from './kafka/kafka-outbox-
 import { KafkaSubscription, type KafkaConsumerTuning } from './kafka/kafka-subscription.ts';
 import { silentLogger, type BusLogger } from './logger.ts';
 import { PostgresLogSubscription, type ProjectionLagGauge } from './postgres-log/postgres-log-subscription.ts';
+import { SourceLogReaders } from './postgres-log/source-log-reader.ts';
+import { CheckpointMoves } from './postgres-log/checkpoint-moves.ts';
 import type { RetryPolicy } from './retry-policy.ts';
 import type { EventConsumer } from './types.ts';
 
@@ -110,6 +112,8 @@ export function createEventBus(options: EventBusOptions): EventBus {
   const { pool, stores = [], metrics } = options;
   const logger = options.logger ?? silentLogger;
   const notifications = new EventLogNotifications(pool, logger);
+  const readers = new SourceLogReaders();
+  const checkpointMoves = new CheckpointMoves(pool);
   const subscriptions: Array<PostgresLogSubscription | KafkaSubscription> = [];
   const relays = new Map<string, KafkaOutboxRelay>();
   const brokers = options.kafkaBrokers?.filter((b) => b.trim() !== '') ?? [];
@@ -129,6 +133,8 @@ export function createEventBus(options: EventBusOptions): EventBus {
             consumer,
             stores,
             notifications,
+            readers,
+            checkpointMoves,
             pollIntervalMs: options.pollIntervalMs,
             metrics,
           });

@@ -162,6 +162,6 @@ export async function replayParkedEvent(options: ReplayParkedEventOptions): Prom
   const { parked, effect } = replayed;
   logger.info({ consumer: consumer.name, eventId: parked.eventId, type: parked.type }, 'parked event replayed');
   await runAfterCommit(consumer, effect === undefined ? [] : [effect], logger);
-  announceProjectionProgress(consumer.schema, consumer.name, [parked.streamId]);
+  announceProjectionProgress(pool, consumer.schema, consumer.name, [[parked.streamId, parked.streamVersion]]);
   return true;
 }

@@ -133,6 +133,33 @@ const schema = z.object({
     .describe(
       'true: NODE_ENV=production may run the built-in sandbox (a demo: anyone can pay through it); without it production refuses to start without RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET',
     ),
+  SHIPROCKET_EMAIL: z
+    .string()
+    .optional()
+    .describe('Shiprocket API user e-mail; unset (with SHIPROCKET_PASSWORD) = built-in Shiprocket sandbox'),
+  SHIPROCKET_PASSWORD: z.string().optional().describe('Shiprocket API user password'),
+  SHIPROCKET_SANDBOX: z
+    .enum(['true', 'false'], "'true' or 'false'")
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe(
+      'true: NODE_ENV=production may run the built-in Shiprocket sandbox (a demo: no parcel is ever shipped); without it production refuses to start without SHIPROCKET_EMAIL and SHIPROCKET_PASSWORD',
+    ),
+  SHIPROCKET_API_URL: z
+    .url()
+    .optional()
+    .describe('Shiprocket API base URL, up to /v1/external (default: Shiprocket; the sandbox when no credentials)'),
+  SHIPROCKET_WEBHOOK_TOKEN: z
+    .string()
+    .min(16, 'at least 16 characters')
+    .optional()
+    .describe(
+      'Security token Shiprocket sends as x-api-key on tracking webhooks (Settings > API > Webhooks); unset with real credentials = tracking webhooks refused',
+    ),
+  SHIPROCKET_PICKUP_LOCATION: z
+    .string()
+    .default('Primary')
+    .describe('Name of the pickup location in the Shiprocket account that shipments leave from'),
   RESERVATION_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -195,6 +222,32 @@ const schema = z.object({
     .describe(
       'How long a checkout holds stock before its payment dialog opens (POST /api/payment/dialog-opened extends it to RESERVATION_TTL_SECONDS)',
     ),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, 'smtp://[user:password@]host[:port] or smtps://...')
+    .optional()
+    .describe(
+      'Mail server for order e-mails and password resets (smtp:// or smtps://, credentials in the URL); unset = the built-in mail sandbox (messages kept in Postgres and listed for admins at /admin/mail; nothing leaves the machine)',
+    ),
+  MAIL_SANDBOX: z
+    .enum(['true', 'false'], "'true' or 'false'")
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe(
+      'true: NODE_ENV=production may keep e-mails in the built-in mail sandbox (a demo: no shopper receives one); without it production refuses to start without SMTP_URL',
+    ),
+  MAIL_FROM: z
+    .string()
+    .min(3)
+    .default('Kapda <no-reply@shop.local>')
+    .describe('Sender of the shop\'s e-mails ("Name <address>" or an address)'),
+  PUBLIC_URL: z
+    .url()
+    .refine(isOrigin, 'scheme://host[:port] with no path, e.g. https://shop.example.in')
+    .optional()
+    .describe(
+      'Where shoppers reach the shop: the base of links in e-mails (order page, password reset); unset = http://localhost:<PORT>',
+    ),
   DATA_DIR: z.string().default(path.resolve(process.cwd(), 'data')).describe('Embedded Postgres data, uploads'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
@@ -225,7 +278,7 @@ const schema = z.object({
     .string()
     .optional()
     .describe(
-      'production: refuse to start with a weak JWT_SECRET, the default ADMIN_PASSWORD, or without Razorpay keys unless RAZORPAY_SANDBOX=true',
+      'production: refuse to start with a weak JWT_SECRET, the default ADMIN_PASSWORD, or on a built-in sandbox not asked for by name (Razorpay keys unless RAZORPAY_SANDBOX=true, Shiprocket credentials unless SHIPROCKET_SANDBOX=true, SMTP_URL unless MAIL_SANDBOX=true)',
     ),
   METRICS_TOKEN: z
     .string()
@@ -236,9 +289,33 @@ const schema = z.object({
 
 export type Config = Readonly<
   z.infer<typeof schema> & {
+    /** The base of links in e-mails: PUBLIC_URL, else http://localhost:<PORT>. */
+    publicUrl: string;
     mode: { db: 'embedded' | 'external'; cache: 'memory' | 'redis'; bus: 'postgres-log' | 'kafka' };
   }
 >;
+
+/** What production needs for each outside system, and the setting that runs its built-in sandbox instead. */
+const SANDBOX_GUARDS: ReadonlyArray<{ real: string[]; sandbox: string; problem: string }> = [
+  {
+    real: ['RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET'],
+    sandbox: 'RAZORPAY_SANDBOX',
+    problem:
+      'RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET: unset, so payments would go through the built-in sandbox, where anyone can pay without paying; NODE_ENV=production needs real Razorpay keys, or RAZORPAY_SANDBOX=true to run the sandbox on purpose (a demo)',
+  },
+  {
+    real: ['SHIPROCKET_EMAIL', 'SHIPROCKET_PASSWORD'],
+    sandbox: 'SHIPROCKET_SANDBOX',
+    problem:
+      'SHIPROCKET_EMAIL, SHIPROCKET_PASSWORD: unset, so shipments would be made at the built-in Shiprocket sandbox and no parcel would ever leave; NODE_ENV=production needs a Shiprocket API user, or SHIPROCKET_SANDBOX=true to run the sandbox on purpose (a demo)',
+  },
+  {
+    real: ['SMTP_URL'],
+    sandbox: 'MAIL_SANDBOX',
+    problem:
+      'SMTP_URL: unset, so e-mails (order confirmations, tracking, password resets) would stay in the built-in mail sandbox and no shopper would receive one; NODE_ENV=production needs a mail server, or MAIL_SANDBOX=true to run the sandbox on purpose (a demo)',
+  },
+];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -267,20 +344,16 @@ export function loadConfig(
     problems.push(
       `ADMIN_PASSWORD: ${cleaned.ADMIN_PASSWORD === undefined ? 'unset, so it is' : 'is'} the published default; NODE_ENV=production needs the first admin's own password`,
     );
-  // Production never takes payments through the sandbox by accident: anyone can "pay" there and get real
-  // orders. It runs only when asked for by name (a demo stack).
-  if (
-    cleaned.NODE_ENV === 'production' &&
-    !(cleaned.RAZORPAY_KEY_ID && cleaned.RAZORPAY_KEY_SECRET) &&
-    cleaned.RAZORPAY_SANDBOX !== 'true'
-  )
-    problems.push(
-      'RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET: unset, so payments would go through the built-in sandbox, where anyone can pay without paying; NODE_ENV=production needs real Razorpay keys, or RAZORPAY_SANDBOX=true to run the sandbox on purpose (a demo)',
-    );
+  // Production never runs a built-in sandbox by accident (payments anyone can "pay", parcels never shipped, e-mails
+  // no shopper receives): each runs only when asked for by name (a demo stack).
+  if (cleaned.NODE_ENV === 'production')
+    for (const guard of SANDBOX_GUARDS)
+      if (!guard.real.every((key) => cleaned[key]) && cleaned[guard.sandbox] !== 'true') problems.push(guard.problem);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const c = parsed.data;
   return Object.freeze({
     ...c,
+    publicUrl: c.PUBLIC_URL ?? `http://localhost:${c.PORT}`,
     mode: Object.freeze({
       db: c.DATABASE_URL ? 'external' : 'embedded',
       cache: c.REDIS_URL ? 'redis' : 'memory',

@@ -21,6 +21,9 @@ describe('configuration', () => {
       NODE_ENV: 'production',
       JWT_SECRET: 'k3Jq8vXz0pLr5TgW2nYb7HcM4sDe9FaU1iO6',
       ADMIN_PASSWORD: 'Tq9-own-admin-password',
+      // Shipping and mail settled (their guards: the describe below), so only payments are in question here.
+      SHIPROCKET_SANDBOX: 'true',
+      MAIL_SANDBOX: 'true',
     };
     const problemsOf = (env: Record<string, string>) => {
       try {
@@ -54,6 +57,40 @@ describe('configuration', () => {
       expect(loadConfig({ ...STRONG, RAZORPAY_SANDBOX: 'true' }).RAZORPAY_SANDBOX).toBe(true);
       expect(loadConfig({}).RAZORPAY_SANDBOX).toBe(false);
       expect(problemsOf({ RAZORPAY_SANDBOX: 'yes' })).toEqual(["RAZORPAY_SANDBOX: 'true' or 'false'"]);
+    });
+  });
+
+  describe('shipping and mail in production: a sandbox runs only when asked for by name', () => {
+    const PAYING = {
+      NODE_ENV: 'production',
+      JWT_SECRET: 'k3Jq8vXz0pLr5TgW2nYb7HcM4sDe9FaU1iO6',
+      ADMIN_PASSWORD: 'Tq9-own-admin-password',
+      RAZORPAY_KEY_ID: 'rzp_live_x',
+      RAZORPAY_KEY_SECRET: 's',
+    };
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        return (e as ConfigError).problems;
+      }
+    };
+
+    it('refuses to start without a Shiprocket user or a mail server, naming each and its sandbox setting', () => {
+      const problems = problemsOf({ ...PAYING, SHIPROCKET_EMAIL: 'ops@shop.in' });
+      expect(problems).toHaveLength(2);
+      expect(problems[0]).toMatch(/^SHIPROCKET_EMAIL, SHIPROCKET_PASSWORD: unset, .*SHIPROCKET_SANDBOX=true/);
+      expect(problems[1]).toMatch(/^SMTP_URL: unset, .*MAIL_SANDBOX=true/);
+    });
+
+    it('starts with the real settings, or with each sandbox asked for by name; outside production neither is needed', () => {
+      const real = { SHIPROCKET_EMAIL: 'ops@shop.in', SHIPROCKET_PASSWORD: 'p', SMTP_URL: 'smtps://u:p@mail.in' };
+      expect(problemsOf({ ...PAYING, ...real })).toEqual([]);
+      expect(problemsOf({ ...PAYING, SHIPROCKET_SANDBOX: 'true', MAIL_SANDBOX: 'true' })).toEqual([]);
+      expect(loadConfig({}).SHIPROCKET_SANDBOX).toBe(false);
+      expect(loadConfig({}).MAIL_SANDBOX).toBe(false);
     });
   });
 

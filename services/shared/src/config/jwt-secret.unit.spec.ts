@@ -10,6 +10,8 @@ const STRONG = 'k3Jq8vXz0pLr5TgW2nYb7HcM4sDe9FaU1iO6';
 const PRODUCTION = {
   NODE_ENV: 'production',
   RAZORPAY_SANDBOX: 'true',
+  SHIPROCKET_SANDBOX: 'true',
+  MAIL_SANDBOX: 'true',
   ADMIN_PASSWORD: 'Tq9-own-admin-password',
 } as const;
 
@@ -75,7 +77,13 @@ describe('JWT_SECRET in production (issue 15, defect 7: the default JWT_SECRET i
 
 describe('ADMIN_PASSWORD in production', () => {
   it('production refuses the default ADMIN_PASSWORD, unset or set to it, as it refuses a weak JWT_SECRET (issue 25)', () => {
-    const production = { NODE_ENV: 'production', JWT_SECRET: STRONG, RAZORPAY_SANDBOX: 'true' };
+    const production = {
+      NODE_ENV: 'production',
+      JWT_SECRET: STRONG,
+      RAZORPAY_SANDBOX: 'true',
+      SHIPROCKET_SANDBOX: 'true',
+      MAIL_SANDBOX: 'true',
+    };
     expect(problemsOf(production)).toEqual([
       "ADMIN_PASSWORD: unset, so it is the published default; NODE_ENV=production needs the first admin's own password",
     ]);

@@ -41,4 +41,9 @@ export interface InventoryPort {
   release(reservationId: string, reason?: string): Promise<void>;
   /** Turns the reservation into a sale. Idempotent. */
   commit(reservationId: string): Promise<void>;
+  /**
+   * Gives a cancelled order's units back to stock, sold or still held; the sale is returned and never made
+   * again (a late commit does nothing). Idempotent.
+   */
+  returnSale(reservationId: string, reason?: string): Promise<void>;
 }

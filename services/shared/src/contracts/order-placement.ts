@@ -1,6 +1,7 @@
 /**
- * The order service's placement as checkout sees it (owned by the order service): which order a verified
- * payment became, waited for (bounded) so verify can answer with the order number (read-your-writes).
+ * The order service's placement as checkout sees it (owned by the order service): the numbers of orders to
+ * come, which checkout records in PaymentVerified so that verify answers with the order number at once; and
+ * which order a verified payment became, waited for (bounded), for a payment recorded without a number.
  * In-process in the all-in-one gateway, over HTTP (the order service's /internal/orders routes, never
  * forwarded by the gateway) when services run apart. Checkout never reads the `orders` schema itself.
  */
@@ -24,4 +25,12 @@ export interface OrderPlacementPort {
    * payment is recorded either way: null only means "it will appear shortly", never "no order".
    */
   orderOfPayment(payment: VerifiedPaymentRef, timeoutMs?: number): Promise<string | null>;
+  /**
+   * `count` fresh order numbers (unique, never handed out again; ones left unused are gaps), for checkout to
+   * record in PaymentVerified: the placement then places the order under that number.
+   */
+  allocateOrderNumbers(count: number): Promise<string[]>;
 }
+
+/** The most order numbers one allocateOrderNumbers call hands out (the internal route refuses more). */
+export const MAX_ORDER_NUMBERS_PER_CALL = 100;

@@ -76,6 +76,12 @@ export type PaymentVerified = {
     currency: 'INR';
     via: 'checkout' | 'webhook' | 'reconciliation';
     verifiedAt: string;
+    /**
+     * The order this payment becomes, numbered when the payment was recorded (from the order service's
+     * numbers, OrderPlacementPort.allocateOrderNumbers), so verify can answer with it at once. Absent on
+     * events recorded before it was kept, or when no number could be had: the placement numbers those.
+     */
+    orderNumber?: string;
   };
 };
 
@@ -128,9 +134,10 @@ export type PaymentOrderOpened = {
 /**
  * Why money taken cannot become an order: paid after the hold lapsed, the order refused at verify (stock gone),
  * a charge that differs from the price, an order opened without a cart that was paid but never placed (the
- * browser closed after paying, or verify refused the cart) when its hold lapsed.
+ * browser closed after paying, or verify refused the cart) when its hold lapsed; or a placed order was cancelled
+ * (by its shopper or an admin: the payment that placed it is refunded).
  */
-export type RefundReason = 'paid_after_expiry' | 'order_refused' | 'amount_mismatch' | 'never_placed';
+export type RefundReason = 'paid_after_expiry' | 'order_refused' | 'amount_mismatch' | 'never_placed' | 'order_cancelled';
 
 /**
  * A captured payment is to be refunded in full (once per payment). Recorded before the provider is asked;

@@ -22,11 +22,16 @@ export interface Decision<S, E extends DomainEvent> {
   version: number;
 }
 
-export interface CommandOptions {
+export interface CommandOptions<S = unknown> {
   /** Recorded in the appended events' metadata. */
   actor?: string;
   /** Attempts in all before a version conflict is thrown (retryOnConflict). */
   maxAttempts?: number;
+  /**
+   * The stream as the caller has just read it: the first attempt decides on it instead of reading the stream
+   * again (the append still checks its version; a conflict reads afresh).
+   */
+  loaded?: { state: S; version: number };
 }
 
 /**
@@ -40,7 +45,7 @@ export async function decideAndAppend<C, S, E extends DomainEvent>(
   streamId: string,
   decider: Decider<C, S, E>,
   command: (state: S) => C | Promise<C>,
-  options?: string | CommandOptions,
+  options?: string | CommandOptions<S>,
 ): Promise<number> {
   return (await decideOnStream(store, streamId, decider, command, options)).version;
 }
@@ -51,11 +56,13 @@ export function decideOnStream<C, S, E extends DomainEvent>(
   streamId: string,
   decider: Decider<C, S, E>,
   command: (state: S) => C | Promise<C>,
-  options: string | CommandOptions = {},
+  options: string | CommandOptions<S> = {},
 ): Promise<Decision<S, E>> {
-  const { actor, maxAttempts } = typeof options === 'string' ? { actor: options } : options;
+  const { actor, maxAttempts, loaded } = typeof options === 'string' ? { actor: options } : options;
+  let known = loaded;
   return retryOnConflict(async () => {
-    const { state, version } = await store.aggregate<S, E>(streamId, decider.evolve, decider.initialState());
+    const { state, version } = known ?? (await store.aggregate<S, E>(streamId, decider.evolve, decider.initialState()));
+    known = undefined;
     const events = decider.decide(await command(state), state);
     if (!events.length) return { state, events, version };
     const r = await store.append(streamId, version, events, { metadata: { actor } });

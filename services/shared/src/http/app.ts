@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import { AppError, httpStatusOf } from '../errors/errors.ts';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
+import { AppError, httpStatusOf, RefusedError } from '../errors/errors.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
@@ -22,6 +23,18 @@ declare module 'express-serve-static-core' {
 
 const REQUEST_ID = /^[\w-]{1,100}$/;
 
+/** The request's id: its `x-request-id` header when well formed, else a new one. */
+export const requestIdOf = (headers: IncomingHttpHeaders): string => {
+  const given = headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+};
+
+/** Answers that are business refusals (a RefusedError's 409): counted in refusals_total, logged at debug only. */
+const refused = new WeakSet<ServerResponse>();
+
+/** Marks the answer as a business refusal: requestContext logs it at debug, not warn. */
+export const markRefused = (res: ServerResponse): void => void refused.add(res);
+
 /**
  * Request id (taken from `x-request-id` when well formed, else new), a child logger made only when
  * something logs, one latency observation, and a log line per request at debug (2xx/3xx), warn (4xx) or
@@ -32,8 +45,7 @@ const REQUEST_ID = /^[\w-]{1,100}$/;
 export function requestContext(opts: { logger: Logger; metrics: Metrics }): RequestHandler {
   const { logger, metrics } = opts;
   return (req, res, next) => {
-    const given = req.headers['x-request-id'];
-    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    const id = requestIdOf(req.headers);
     res.setHeader('x-request-id', id);
     let child: Logger | undefined;
     Object.defineProperty(req, 'id', { value: id, configurable: true });
@@ -42,9 +54,9 @@ export function requestContext(opts: { logger: Logger; metrics: Metrics }): Requ
     res.once('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const status = res.statusCode;
-      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+      const route = routeOf(req);
       metrics.httpDuration.observe({ method: req.method, route, status }, seconds);
-      const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'debug';
+      const level = status >= 500 ? 'error' : status >= 400 && !refused.has(res) ? 'warn' : 'debug';
       if (logger.isLevelEnabled(level)) {
         req.log[level](
           { method: req.method, url: req.originalUrl, status, ms: Math.round(seconds * 1e4) / 10 },
@@ -55,6 +67,9 @@ export function requestContext(opts: { logger: Logger; metrics: Metrics }): Requ
     next();
   };
 }
+
+/** The route a request matched, as metrics label it ('unmatched' when none did). */
+const routeOf = (req: Request): string => (req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched');
 
 /**
  * Express 'trust proxy' from TRUST_PROXY: a hop count (`1`: the address the nearest proxy saw, e.g. a service
@@ -132,11 +147,15 @@ export function createHttpApp(opts: {
 }
 
 /** The one place errors become HTTP answers: `{ message }` with the status of the error's kind. */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+export function errorHandler(logger: Logger, metrics?: Metrics): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) return;
     if (err instanceof AppError) {
       const title = (err as { title?: unknown }).title;
+      if (err instanceof RefusedError) {
+        markRefused(res);
+        metrics?.refusals.inc({ route: routeOf(req), by: 'app' });
+      }
       res.status(httpStatusOf[err.kind]).json({
         message: err.message,
         ...(typeof title === 'string' ? { title } : {}),

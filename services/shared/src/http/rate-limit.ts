@@ -106,6 +106,20 @@ export function storeOf(req: Request, own: () => RateLimitStore): RateLimitStore
   return (req.app.locals.rateLimits as RateLimitStore | undefined) ?? own();
 }
 
+/** What one rate limit counts: its name, its fixed window and the most requests a key may make in it. */
+export interface LimitTerms {
+  name: string;
+  windowMs: number;
+  max: number;
+}
+
+/** The limiter that counts `terms` in `store` (windows in whole seconds, at least 1). */
+export const limiterOf = (store: RateLimitStore, terms: LimitTerms): RateLimiterAbstract =>
+  store.limiter(terms.name, terms.max, Math.max(1, Math.ceil(terms.windowMs / 1000)));
+
+/** Whether a limiter's consume failed because the key is over its limit (not because it could not count). */
+export const isLimitRefusal = (err: unknown): err is RateLimiterRes => err instanceof RateLimiterRes;
+
 /** Seconds until a refused client may try again (at least 1), for Retry-After. */
 export const retryAfterSeconds = (refusal: RateLimiterRes): number =>
   Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
@@ -138,11 +152,10 @@ export function rateLimit(opts: {
   countSuccessesOnly?: boolean;
 }): RequestHandler {
   const message = opts.message ?? 'Too many attempts, please try again later';
-  const duration = Math.max(1, Math.ceil(opts.windowMs / 1000));
   let own: RateLimitStore | undefined;
   const ownStore = () => (own ??= new RateLimitStore());
   return async (req, res, next) => {
-    const limiter = (opts.store ?? storeOf(req, ownStore)).limiter(opts.name, opts.max, duration);
+    const limiter = limiterOf(opts.store ?? storeOf(req, ownStore), opts);
     const key = opts.key?.(req) ?? req.ip ?? 'unknown';
     try {
       await limiter.consume(key);
@@ -154,7 +167,7 @@ export function rateLimit(opts: {
               .catch((err: unknown) => req.log.warn({ err, limit: opts.name }, 'could not give a point back'));
         });
     } catch (err) {
-      if (err instanceof RateLimiterRes) return refuse(res, err, message);
+      if (isLimitRefusal(err)) return refuse(res, err, message);
       req.log.error({ err, limit: opts.name }, 'rate limit could not count; letting the request through');
     }
     next();

@@ -5,6 +5,7 @@ import { requireAuth, TokenService } from '../auth/tokens.ts';
 import { createLogger } from '../observability/logger.ts';
 import { Metrics } from '../observability/metrics.ts';
 import { listen } from '../runtime/host.ts';
+import { ConflictError, RefusedError } from '../errors/errors.ts';
 import { createHttpApp, errorHandler } from './app.ts';
 
 /**
@@ -15,6 +16,7 @@ import { createHttpApp, errorHandler } from './app.ts';
 const tokens = new TokenService('a-test-secret-that-is-long-enough-for-hs256');
 const adminToken = tokens.sign({ id: 'admin-1', email: 'admin@example.in', name: 'Admin', isAdmin: true });
 const lines: Array<Record<string, unknown>> = [];
+const metrics = new Metrics('test');
 let server: Server;
 let base: string;
 
@@ -27,11 +29,18 @@ beforeAll(async () => {
     },
   });
   const logger = createLogger('test', 'info', sink);
-  const app = createHttpApp({ logger, metrics: new Metrics('test') });
+  const app = createHttpApp({ logger, metrics });
   app.use(tokens.authenticate());
   // As the order service's stream answers the seventh stream of one account.
   app.get('/api/orders/stream', requireAuth, (_req, res) => void res.status(429).json({ message: 'Too many' }));
-  app.use(errorHandler(logger));
+  // As a sold-out create-order: a business refusal (409) thrown by the handler.
+  app.post('/api/refuse', () => {
+    throw new RefusedError('Not enough stock', 'Kurta only has 0 item(s) available. You requested 1.');
+  });
+  app.post('/api/conflict', () => {
+    throw new ConflictError('Version conflict');
+  });
+  app.use(errorHandler(logger, metrics));
   const listening = await listen(app, 0, '127.0.0.1');
   server = listening.server;
   base = `http://127.0.0.1:${listening.port}`;
@@ -70,5 +79,19 @@ describe('the request log keeps no credential', () => {
       expect(text).not.toMatch(/eyJ/);
       expect(text).not.toContain('secret-value');
     }
+  });
+});
+
+describe('a business refusal is counted, not logged as a warning', () => {
+  it('a RefusedError (409) counts in refusals_total{by="app"} and logs at debug only; another 409 still warns', async () => {
+    const refused = await fetch(`${base}/api/refuse`, { method: 'POST' });
+    expect(refused.status).toBe(409);
+    const conflict = await fetch(`${base}/api/conflict`, { method: 'POST' });
+    expect(conflict.status).toBe(409);
+    // The other request's warn line is written once the refused one's would have been (same logger, in order).
+    expect(await linesOf(conflict.headers.get('x-request-id')!)).toMatchObject([{ level: 40, status: 409 }]);
+    expect(lines.filter((l) => l.reqId === refused.headers.get('x-request-id'))).toEqual([]);
+    const counted = (await metrics.refusals.get()).values;
+    expect(counted).toEqual([{ labels: { route: '/api/refuse', by: 'app' }, value: 1 }]);
   });
 });

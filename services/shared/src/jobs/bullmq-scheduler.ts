@@ -36,13 +36,14 @@ const NOT_STARTED = new Set(['delayed', 'waiting', 'prioritized', 'paused', 'wai
 
 /** The schema BullMQ's PostgreSQL backend creates and migrates itself (runMigrations, at first use). */
 const POSTGRES_SCHEMA = 'bullmq';
+const MAX_POSTGRES_WORKERS = 8;
 /**
- * Connections of the Postgres backend's own pool: each worker holds one for its LISTEN (5 in the shop), a
- * running sweep one for its advisory lock, the rest serve queries. Opened on demand, closed after a few idle
- * seconds.
+ * Connections of the Postgres backend's own pool: each worker holds one for its LISTEN (8 in the whole shop: the
+ * hold backstop, four checkout sweeps, shipments, mail, the tracking sweep), a running sweep one for its advisory
+ * lock, and BullMQ's own queries need a few more even when every sweep runs at once. Opened on demand, closed after
+ * a few idle seconds.
  */
-const POSTGRES_POOL_SIZE = 12;
-const MAX_POSTGRES_WORKERS = 6;
+const POSTGRES_POOL_SIZE = 2 * MAX_POSTGRES_WORKERS + 4;
 /** 'error' listeners BullMQ adds to a shared pool per job name (its Queue and its Worker), with room to spare. */
 const LISTENERS_PER_JOB_NAME = 3;
 /**
@@ -296,6 +297,7 @@ export class BullMqScheduler implements JobScheduler {
     };
     const workerOptions = {
       concurrency,
+      drainDelay: this.options.idleRecheckMs / 1_000,
       settings: { backoffStrategy: (attemptsMade: number) => delayFor({ baseMs: retry.backoffMs }, attemptsMade) },
     };
     const worker = (

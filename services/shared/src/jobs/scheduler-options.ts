@@ -14,6 +14,11 @@ export interface SchedulerOptions {
   retry?: Partial<RetryPolicy>;
   /** How long a completed job is kept; meanwhile scheduling its jobId again is still a no-op. Default 24 h. */
   keepCompletedMs?: number;
+  /**
+   * How long an idle worker waits before it looks for jobs again when nothing wakes it (BullMQ's drainDelay): the
+   * most a job it was not woken for waits, e.g. a delayed job whose wake-up it missed. Default 5 s.
+   */
+  idleRecheckMs?: number;
   logger?: Logger;
 }
 
@@ -25,6 +30,7 @@ export function resolveSchedulerOptions(options: SchedulerOptions): ResolvedSche
     concurrency: options.concurrency ?? 4,
     retry: { attempts: 5, backoffMs: 1_000, ...options.retry },
     keepCompletedMs: options.keepCompletedMs ?? 24 * 60 * 60 * 1_000,
+    idleRecheckMs: options.idleRecheckMs ?? 5_000,
     logger: options.logger ?? createLogger('jobs'),
   };
   const positiveInteger = (value: number, what: string, min = 1) => {
@@ -35,5 +41,6 @@ export function resolveSchedulerOptions(options: SchedulerOptions): ResolvedSche
   positiveInteger(resolved.retry.attempts, 'retry.attempts');
   positiveInteger(resolved.retry.backoffMs, 'retry.backoffMs', 0);
   positiveInteger(resolved.keepCompletedMs, 'keepCompletedMs', 0);
+  positiveInteger(resolved.idleRecheckMs, 'idleRecheckMs', 10);
   return resolved;
 }

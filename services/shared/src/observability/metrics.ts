@@ -41,6 +41,19 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /**
+   * Requests refused for a business reason (409: sold out, a coupon refused), one count each instead of a
+   * warn log line each (a sale refuses thousands a second). `by`: who answered, `app` (the express route),
+   * `raw` (before express, from the stock writer's memory) or `gateway` (distributed, from the catalog's
+   * sold-out flag).
+   */
+  readonly refusals = new client.Counter({
+    name: 'refusals_total',
+    help: 'Requests refused for a business reason (409: sold out, coupon), by who answered',
+    labelNames: ['route', 'by'],
+    registers: [this.registry],
+  });
+
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
     client.collectDefaultMetrics({ register: this.registry });

@@ -85,7 +85,7 @@ export function buildServiceApp(
   // /internal/* answers only where a module mounts it (the catalog and order processes); elsewhere a JSON 404.
   app.use(['/api', '/internal'], apiNotFound);
   opts.after?.(app);
-  app.use(errorHandler(infra.logger));
+  app.use(errorHandler(infra.logger, infra.metrics));
   return app;
 }
 

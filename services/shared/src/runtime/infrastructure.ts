@@ -12,6 +12,7 @@ import { createPool } from '../db/pool.ts';
 import { PostgresEventStore } from '../eventstore/postgres-event-store.ts';
 import { RateLimitStore } from '../http/rate-limit.ts';
 import { createJobScheduler } from '../jobs/index.ts';
+import { createMailer } from '../mail/mailer.ts';
 import type { JobScheduler } from '../jobs/types.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import { Metrics } from '../observability/metrics.ts';
@@ -74,6 +75,9 @@ export function warnIfWeakJwtSecret(config: Config, logger: Logger): void {
  * Builds the adapters for one process from configuration: embedded Postgres unless DATABASE_URL, Redis
  * or in-process for cache/pub-sub/jobs, Kafka or the Postgres log for the bus. Runs migrations.
  */
+/** The rate limits' namespace of a shop: its database (every process of a shop shares it, see RateLimitStore). */
+export const rateLimitNamespace = (databaseUrl: string) => new URL(databaseUrl).pathname.slice(1);
+
 export async function createInfrastructure(config: Config, service: string): Promise<Infrastructure> {
   const logger = createLogger(service, config.LOG_LEVEL);
   const metrics = new Metrics(service);
@@ -113,7 +117,7 @@ export async function createInfrastructure(config: Config, service: string): Pro
   const pubsub = createPubSub({ redisUrl, prefix: 'shop:', logger });
   const jobs = createJobScheduler({ redisUrl, databaseUrl, prefix: 'shop', logger });
   // Keyed by database: the processes of one shop share it, and shops (or test runs) sharing a Redis do not.
-  const rateLimits = new RateLimitStore({ redis: redisUrl, namespace: new URL(databaseUrl).pathname.slice(1), logger });
+  const rateLimits = new RateLimitStore({ redis: redisUrl, namespace: rateLimitNamespace(databaseUrl), logger });
   const kafkaBrokers = config.KAFKA_BROKERS?.split(',');
   // Projections get their own connections: in a sale's rush, request handlers queueing for the main pool
   // must not hold back the read models those same requests wait on (read-your-writes).
@@ -133,6 +137,7 @@ export async function createInfrastructure(config: Config, service: string): Pro
   // Every process checks a token's user with the accounts service (bound by the process's composition: the
   // accounts module in-process, else its client), so tokens of deleted or unknown users are refused everywhere.
   const users = new BoundUserDirectory();
+  const mailer = createMailer(config, pool, logger);
   const context: ServiceContext = {
     config,
     pool,
@@ -143,6 +148,7 @@ export async function createInfrastructure(config: Config, service: string): Pro
     cache,
     pubsub,
     jobs,
+    mailer,
     eventStore,
     waitForProjection: (args) => waitForProjection({ pool: busPool, timeoutMs: 5000, ...args }),
     clock: () => new Date(),
@@ -178,6 +184,7 @@ export async function createInfrastructure(config: Config, service: string): Pro
     async close() {
       await bus.close().catch((err: unknown) => logger.warn({ err }, 'bus close'));
       await jobs.stop().catch((err: unknown) => logger.warn({ err }, 'jobs stop'));
+      mailer.close();
       await pubsub.close().catch(() => undefined);
       await cache.close().catch(() => undefined);
       await rateLimits.close().catch(() => undefined);

@@ -7,6 +7,7 @@ import type { Cache, PubSub } from '../cache/types.ts';
 import type { Config } from '../config/config.ts';
 import type { PostgresEventStore } from '../eventstore/postgres-event-store.ts';
 import type { JobScheduler } from '../jobs/types.ts';
+import type { Mailer } from '../mail/mail-port.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 
@@ -25,6 +26,8 @@ export interface ServiceContext {
   cache: Cache;
   pubsub: PubSub;
   jobs: JobScheduler;
+  /** Where e-mails go: the SMTP server of SMTP_URL, else the built-in mail sandbox. */
+  mailer: Mailer;
   /** The event store of one service schema (one instance per schema per process). */
   eventStore(schema: string): PostgresEventStore;
   /** Read-your-writes: resolves true once `consumer` has processed `streamId` up to `version`. */

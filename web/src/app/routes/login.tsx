@@ -13,6 +13,7 @@ export function LoginRoute() {
       <PageTitle title="Login" />
       <LoginForm
         signupHref={paths.signup.getHref(redirectTo)}
+        forgotPasswordHref={paths.forgotPassword.getHref()}
         onSuccess={(user) => void navigate(destinationAfterLogin(user, redirectTo), { replace: true })}
       />
     </div>

@@ -72,7 +72,7 @@ export function ConfirmDialog({
   );
 }
 
-type Question = Pick<ConfirmDialogProps, 'message' | 'confirmLabel'>;
+type Question = Pick<ConfirmDialogProps, 'message' | 'confirmLabel' | 'cancelLabel'>;
 
 /**
  * Asking before an action on one item (a delete): `ask(item)` opens the dialog that `dialog` renders (null while

@@ -5,6 +5,7 @@ const reasons: Record<string, string> = {
   order_refused: 'Order could not be placed at payment',
   amount_mismatch: 'Amount paid differs from the order total',
   never_placed: 'Paid, but the order was never placed',
+  order_cancelled: 'Order cancelled',
 };
 
 /** Why the money goes back, in words an admin reads. */
@@ -18,15 +19,5 @@ export function refundStatus(refund: Pick<Refund, 'status' | 'attempts'>): strin
   return refund.attempts > 0 ? `Due (${refund.attempts} failed ${refund.attempts === 1 ? 'try' : 'tries'})` : 'Due';
 }
 
-const indiaDateTime = new Intl.DateTimeFormat('en-IN', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'Asia/Kolkata',
-});
-
-/** A time in India time, e.g. '22 Nov 2026, 3:30 pm IST'; '—' for none. */
-export function formatIndiaTime(iso: string | null): string {
-  if (!iso) return '—';
-  const at = new Date(iso);
-  return Number.isNaN(at.getTime()) ? iso : `${indiaDateTime.format(at)} IST`;
-}
+/** Admin screens show times in India time (one formatter, in lib). */
+export { formatIndiaTime } from '@/lib/india-time';

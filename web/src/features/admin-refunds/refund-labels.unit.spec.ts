@@ -9,6 +9,7 @@ describe('refundReason', () => {
       order_refused: true,
       amount_mismatch: true,
       never_placed: true,
+      order_cancelled: true,
     };
     for (const reason of Object.keys(all)) expect(refundReason(reason)).not.toBe(reason);
     expect(refundReason('never_placed')).toBe('Paid, but the order was never placed');

@@ -25,4 +25,9 @@ export const adminScreens = [
     description: 'Payments returned because they could not become an order',
     href: paths.admin.refunds.getHref(),
   },
+  {
+    title: 'Mail',
+    description: 'E-mails the shop sent, kept in the built-in mail sandbox',
+    href: paths.admin.mail.getHref(),
+  },
 ] as const;

@@ -95,6 +95,24 @@ export function eventSummary(entry: Pick<HistoryEntry, 'type' | 'data'>): string
     }
     case 'PaymentFailed':
       return str(data.reason);
+    case 'ShipmentCreated': {
+      const awb = str(data.awb);
+      return join(awb && `AWB ${awb}`, str(data.courier), str(data.shippingStatus));
+    }
+    case 'ShippingStatusUpdated':
+      return str(data.shippingStatus);
+    case 'ShipmentCancelled': {
+      const awb = str(data.awb);
+      return join(awb && `AWB ${awb}`, 'cancelled at Shiprocket');
+    }
+    case 'OrderCancelled':
+      return join(str(data.reason), str(data.cancelledAs) && `by the ${str(data.cancelledAs)}`);
+    case 'RefundDue':
+    case 'PaymentRefunded':
+    case 'OrderRefunded': {
+      const amount = num(data.amountPaise);
+      return join(amount === null ? null : rupeesOfPaise(amount), str(data.refundId), str(data.reason));
+    }
     case 'StockReserved':
     case 'StockCommitted':
     case 'StockReleased': {

@@ -21,9 +21,30 @@ describe('eventSummary', () => {
       '₹1.00 · via checkout',
     );
     expect(eventSummary({ type: 'PaymentFailed', data: { reason: 'card declined' } })).toBe('card declined');
+    expect(
+      eventSummary({ type: 'OrderCancelled', data: { reason: 'Parcel damaged', cancelledAs: 'admin', totalPaise: 1 } }),
+    ).toBe('Parcel damaged · by the admin');
+    expect(eventSummary({ type: 'PaymentRefunded', data: { amountPaise: 274910, refundId: 'rfnd_A1' } })).toBe(
+      '₹2,749.10 · rfnd_A1',
+    );
+    expect(eventSummary({ type: 'RefundDue', data: { amountPaise: 100, reason: 'order_cancelled' } })).toBe(
+      '₹1.00 · order_cancelled',
+    );
     expect(eventSummary({ type: 'StockReleased', data: { quantity: 2, size: null, reason: 'expired' } })).toBe(
       '2 units · expired',
     );
+    expect(
+      eventSummary({
+        type: 'ShipmentCreated',
+        data: { awb: 'SR000100000001', courier: 'Sandbox Express', shippingStatus: 'AWB ASSIGNED' },
+      }),
+    ).toBe('AWB SR000100000001 · Sandbox Express · AWB ASSIGNED');
+    expect(eventSummary({ type: 'ShippingStatusUpdated', data: { shippingStatus: 'RTO INITIATED' } })).toBe(
+      'RTO INITIATED',
+    );
+    expect(
+      eventSummary({ type: 'ShipmentCancelled', data: { awb: 'SR000100000001', cancelledAt: '2026-11-22T10:15:30Z' } }),
+    ).toBe('AWB SR000100000001 · cancelled at Shiprocket');
     expect(eventSummary({ type: 'OrderMarkedSeen', data: { seenBy: 'a' } })).toBeNull();
     expect(eventSummary({ type: 'PaymentVerified', data: null })).toBeNull();
   });

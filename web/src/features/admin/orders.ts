@@ -11,9 +11,26 @@ export function isSettableDeliveryStatus(value: string): value is SettableDelive
   return (SETTABLE_DELIVERY_STATUSES as readonly string[]).includes(value);
 }
 
+/** The status a cancelled order shows (red); set only by cancelling, never from the dropdown. */
+export const CANCELLED = 'Cancelled';
+
+/** An admin may cancel any order that has not been delivered (and is not cancelled already). */
+export function canCancelOrder(order: Pick<Order, 'deliveryStatus'>): boolean {
+  return order.deliveryStatus !== 'Delivered' && order.deliveryStatus !== CANCELLED;
+}
+
 /** Only delivered orders can be deleted. */
 export function canDeleteOrder(order: Pick<Order, 'deliveryStatus'>): boolean {
   return order.deliveryStatus === 'Delivered';
+}
+
+/**
+ * Shipping statuses the parcel will not get out of by itself: the admin has to act (call the buyer,
+ * re-ship, refund). Shiprocket's words: a return to origin (RTO ...), a lost or an undelivered parcel.
+ */
+export function shippingNeedsAction(status: string | null | undefined): boolean {
+  const s = (status ?? '').trim().toUpperCase();
+  return s.startsWith('RTO') || s === 'LOST' || s === 'UNDELIVERED';
 }
 
 /** The order an `order` event of the push stream is about (a change or a removal), or null if unreadable. */

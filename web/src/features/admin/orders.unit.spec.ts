@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canDeleteOrder, orderNumberOfEvent } from './orders';
+import { canDeleteOrder, orderNumberOfEvent, shippingNeedsAction } from './orders';
 
 const raw = (overrides: Record<string, unknown> = {}) => ({
   orderNumber: 'ORD-1',
@@ -24,6 +24,15 @@ describe('canDeleteOrder', () => {
     expect(canDeleteOrder({ deliveryStatus: 'Delivered' })).toBe(true);
     expect(canDeleteOrder({ deliveryStatus: 'Out for Delivery' })).toBe(false);
     expect(canDeleteOrder({ deliveryStatus: 'Processing' })).toBe(false);
+  });
+});
+
+describe('shippingNeedsAction', () => {
+  it('flags a return to origin, a lost and an undelivered parcel, not one on its way or delivered', () => {
+    for (const status of ['RTO INITIATED', 'RTO DELIVERED', 'LOST', 'UNDELIVERED', 'rto initiated'])
+      expect(shippingNeedsAction(status), status).toBe(true);
+    for (const status of ['AWB ASSIGNED', 'IN TRANSIT', 'OUT FOR DELIVERY', 'DELIVERED', null, undefined])
+      expect(shippingNeedsAction(status), String(status)).toBe(false);
   });
 });
 

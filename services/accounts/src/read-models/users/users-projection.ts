@@ -18,6 +18,7 @@ const tables = {
       'password_hash',
       'registered_at',
       'updated_at',
+      'session_version',
     ],
     lookup: { column: 'email', lower: true },
   }),
@@ -56,6 +57,7 @@ export const usersReadModel = defineReadModel<UserEvent, typeof tables>({
         password_hash: d.passwordHash,
         registered_at: d.registeredAt,
         updated_at: d.registeredAt,
+        session_version: 0,
       });
     },
     UserProfileUpdated(d, rows) {
@@ -71,6 +73,11 @@ export const usersReadModel = defineReadModel<UserEvent, typeof tables>({
     },
     UserPromotedToAdmin(d, { users }) {
       users.update(d.userId, { is_admin: true, updated_at: d.promotedAt });
+    },
+    // The new password logs in; the sessions issued before end (their tokens carry the old generation).
+    PasswordReset(d, { users }) {
+      users.update(d.userId, { password_hash: d.passwordHash, updated_at: d.resetAt });
+      users.add(d.userId, 'session_version', 1);
     },
   },
 });

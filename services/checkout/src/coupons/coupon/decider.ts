@@ -5,7 +5,8 @@ import type { CouponCodeEvent, CouponEvent, CouponTerms } from './events.ts';
 
 // ---- coupon-<id> ----
 export type CouponUse = {
-  status: 'reserved' | 'committed' | 'released';
+  /** returned: used, then given back when its order was cancelled. */
+  status: 'reserved' | 'committed' | 'released' | 'returned';
   discountPaise: number;
   /** The buyer keys of the checkout that holds it (empty for uses recorded before buyers were). */
   buyers: readonly string[];
@@ -42,7 +43,9 @@ export type CouponCommand =
       };
     }
   | { type: 'ReleaseCouponUse'; data: { reservationId: string; now: Date } }
-  | { type: 'CommitCouponUse'; data: { reservationId: string; now: Date } };
+  | { type: 'CommitCouponUse'; data: { reservationId: string; now: Date } }
+  /** Its order was cancelled: the use is given back if the coupon allows it (mayReturnUse). */
+  | { type: 'ReturnCouponUse'; data: { reservationId: string; now: Date } };
 
 export const initialCouponState = (): CouponState => ({ status: 'none' });
 
@@ -82,7 +85,26 @@ export function evolveCoupon(state: CouponState, event: CouponEvent): CouponStat
       if (state.status === 'none' || use?.status !== 'reserved') return state;
       return { ...state, uses: { ...state.uses, [event.data.reservationId]: { ...use, status: 'committed' } } };
     }
+    case 'CouponUseReturned': {
+      const use = state.status === 'none' ? undefined : state.uses[event.data.reservationId];
+      if (state.status === 'none' || use?.status !== 'committed') return state;
+      return {
+        ...state,
+        uses: { ...state.uses, [event.data.reservationId]: { ...use, status: 'returned' } },
+        usesCounted: state.usesCounted - 1,
+      };
+    }
   }
+}
+
+/**
+ * Whether a cancelled order's use goes back to the coupon: only a live coupon's (a deleted one counts
+ * nothing any more) and only one that was used, or is still held, by that order.
+ */
+export function mayReturnUse(state: CouponState, reservationId: string): boolean {
+  if (state.status !== 'live') return false;
+  const use = state.uses[reservationId]?.status;
+  return use === 'committed' || use === 'reserved';
 }
 
 const checkTerms = (terms: CouponTerms) => {
@@ -184,6 +206,18 @@ export function decideCoupon(command: CouponCommand, state: CouponState): Coupon
           type: 'CouponUseCommitted',
           data: { couponId: state.couponId, reservationId, committedAt: now.toISOString() },
         },
+      ];
+    }
+    case 'ReturnCouponUse': {
+      const { reservationId, now } = command.data;
+      if (!mayReturnUse(state, reservationId) || state.status === 'none') return [];
+      // Still held (the sale's commit has not run yet): released, never to be committed.
+      if (state.uses[reservationId]?.status === 'reserved')
+        return [
+          { type: 'CouponUseReleased', data: { couponId: state.couponId, reservationId, releasedAt: now.toISOString() } },
+        ];
+      return [
+        { type: 'CouponUseReturned', data: { couponId: state.couponId, reservationId, returnedAt: now.toISOString() } },
       ];
     }
     default: {

@@ -252,4 +252,34 @@ describe('coupon code claims', () => {
     const state = givenCode([claimed('c1'), release!, claimed('c2')]);
     expect(state).toEqual({ owner: 'c2', holders: ['c1', 'c2'] });
   });
+
+  describe('a cancelled order gives its use back (ReturnCouponUse)', () => {
+    const give = (reservationId: string): CouponCommand => ({ type: 'ReturnCouponUse', data: { reservationId, now } });
+    const returned: CouponEvent = { type: 'CouponUseReturned', data: { couponId: 'c1', reservationId: 'r1', returnedAt: at } };
+
+    it('returns a used use once: it no longer counts, so the limit has room again', () => {
+      given([created, reserved('r1'), committed('r1'), reserved('r2')])
+        .when(give('r1'))
+        .then([returned]);
+      given([created, reserved('r1'), committed('r1'), returned])
+        .when(give('r1'))
+        .then([]);
+      expect(
+        given([created, reserved('r1'), committed('r1'), returned, reserved('r2')])
+          .when(reserve('r3'))
+          .events(),
+      ).toHaveLength(1);
+    });
+
+    it('releases a use still held (its commit never comes), and gives nothing back for a deleted coupon', () => {
+      given([created, reserved('r1')])
+        .when(give('r1'))
+        .then([released('r1')]);
+      const deleted: CouponEvent = { type: 'CouponDeleted', data: { couponId: 'c1', code: 'DIWALI10', deletedAt: at } };
+      given([created, reserved('r1'), committed('r1'), deleted])
+        .when(give('r1'))
+        .then([]);
+      given([created]).when(give('r9')).then([]);
+    });
+  });
 });

@@ -52,8 +52,19 @@ export type CouponUseCommitted = {
   type: 'CouponUseCommitted';
   data: { couponId: string; reservationId: string; committedAt: string };
 };
+/** A used (committed) use was given back: its order was cancelled. It no longer counts against the limit. */
+export type CouponUseReturned = {
+  type: 'CouponUseReturned';
+  data: { couponId: string; reservationId: string; returnedAt: string };
+};
 export type CouponEvent =
-  CouponCreated | CouponUpdated | CouponDeleted | CouponUseReserved | CouponUseReleased | CouponUseCommitted;
+  | CouponCreated
+  | CouponUpdated
+  | CouponDeleted
+  | CouponUseReserved
+  | CouponUseReleased
+  | CouponUseCommitted
+  | CouponUseReturned;
 
 export type CouponCodeClaimed = { type: 'CouponCodeClaimed'; data: { code: string; couponId: string } };
 export type CouponCodeReleased = { type: 'CouponCodeReleased'; data: { code: string; couponId: string } };

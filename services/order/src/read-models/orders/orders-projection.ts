@@ -2,7 +2,7 @@ import { defineReadModel, readModelConsumer, type ReadModelConsumer } from '@sho
 import { table } from '@shop/shared/bus/projection-rows';
 import { greatestTime } from '@shop/shared/replay/fold';
 import type { PubSub } from '@shop/shared/cache/types';
-import type { OrderEvent } from '../../order/events.ts';
+import { CANCELLED, SHIPMENT_CANCELED, type OrderEvent } from '../../order/events.ts';
 import { encodeOrderChanges, ORDER_CHANGES_CHANNEL, type OrderChange } from '../../push/order-changes.ts';
 import { indiaDate } from '@shop/shared/time/india-date';
 
@@ -29,6 +29,15 @@ export const ORDER_COLUMNS = [
   'seen',
   'created_at',
   'updated_at',
+  'shiprocket_awb',
+  'shiprocket_tracking_url',
+  'shiprocket_status',
+  'cancel_reason',
+  'cancelled_at',
+  'refund_status',
+  'refund_amount_paise',
+  'refund_id',
+  'shiprocket_status_at',
 ] as const;
 
 /** An OrderPlaced's values for orders.orders, order_number to delivery_status . */
@@ -54,6 +63,9 @@ export const orderPlacedValues = (d: Extract<OrderEvent, { type: 'OrderPlaced' }
 ];
 
 export const ORDERS_PROJECTION = 'orders.orders';
+/** A cancelled order's refund: asked of the provider, then taken (also its paymentStatus then). */
+export const REFUND_PENDING = 'Pending';
+export const REFUNDED = 'Refunded';
 
 const tables = {
   orders: table('orders.orders', { key: ['order_number'], columns: ORDER_COLUMNS }),
@@ -71,7 +83,7 @@ const tables = {
 /**
  * orders.orders (one row per order on the list; OrderDeleted drops it), orders.order_totals (orders
  * placed and revenue) and orders.order_revenue (each order's India-time day and total), which deleting a
- * delivered order does not undo. Deterministic: every time written comes from an event. Each handled event
+ * delivered order does not undo; a refund takes its amount off both. Deterministic: every time written comes from an event. Each handled event
  * returns the order it changed.
  */
 export const ordersReadModel = defineReadModel<OrderEvent, typeof tables, OrderChange>({
@@ -109,6 +121,63 @@ export const ordersReadModel = defineReadModel<OrderEvent, typeof tables, OrderC
     },
     OrderMarkedSeen(d, { orders }) {
       orders.update(d.orderNumber, { seen: true, updated_at: d.seenAt });
+      return changed(orders.get(d.orderNumber), d.orderNumber);
+    },
+    ShipmentCreated(d, { orders }) {
+      orders.update(d.orderNumber, {
+        shiprocket_awb: d.awb,
+        shiprocket_tracking_url: d.trackingUrl,
+        shiprocket_status: d.shippingStatus,
+        shiprocket_status_at: d.createdAt,
+        updated_at: d.createdAt,
+      });
+      return changed(orders.get(d.orderNumber), d.orderNumber);
+    },
+    ShippingStatusUpdated(d, { orders }) {
+      const row = orders.get(d.orderNumber);
+      if (row)
+        orders.update(d.orderNumber, {
+          shiprocket_status: d.shippingStatus,
+          // The latest tracking news (the tracking sweep asks about shipments with none for a while).
+          shiprocket_status_at: greatestTime(row.shiprocket_status_at as string | null, d.updatedAt),
+          updated_at: greatestTime(row.updated_at as string, d.updatedAt),
+        });
+      return changed(row, d.orderNumber);
+    },
+    OrderCancelled(d, { orders }) {
+      orders.update(d.orderNumber, {
+        delivery_status: CANCELLED,
+        cancel_reason: d.reason,
+        cancelled_at: d.cancelledAt,
+        refund_status: REFUND_PENDING,
+        refund_amount_paise: d.totalPaise,
+        updated_at: d.cancelledAt,
+      });
+      return changed(orders.get(d.orderNumber), d.orderNumber);
+    },
+    ShipmentCancelled(d, { orders }) {
+      const row = orders.get(d.orderNumber);
+      if (row)
+        orders.update(d.orderNumber, {
+          shiprocket_status: SHIPMENT_CANCELED,
+          updated_at: greatestTime(row.updated_at as string, d.cancelledAt),
+        });
+      return changed(row, d.orderNumber);
+    },
+    OrderRefunded(d, { orders, totals, revenue }) {
+      // Revenue is what the shop keeps: a refund takes its amount off the totals and off the order's day (the
+      // order still counts as placed).
+      const now = totals.get(true);
+      if (now) totals.update(true, { revenue_paise: (now.revenue_paise as number) - d.amountPaise });
+      const day = revenue.get(d.orderNumber);
+      if (day) revenue.update(d.orderNumber, { total_paise: (day.total_paise as number) - d.amountPaise });
+      orders.update(d.orderNumber, {
+        payment_status: REFUNDED,
+        refund_status: REFUNDED,
+        refund_amount_paise: d.amountPaise,
+        refund_id: d.refundId,
+        updated_at: d.refundedAt,
+      });
       return changed(orders.get(d.orderNumber), d.orderNumber);
     },
     OrderDeleted(d, { orders }) {

@@ -2,6 +2,7 @@ import { queryRows, sql, type Query } from '@shop/shared/db/query-builder';
 import { paiseToRupees } from '@shop/shared/money/money';
 import type pg from 'pg';
 import type { OrderLine } from '@shop/shared/contracts/payment-events';
+import { canShopperCancel } from '../../order/decider.ts';
 import { ORDER_COLUMNS } from './orders-projection.ts';
 
 /** Money leaves the service in rupees (the seeds' clients expect numbers like 1499.5). */
@@ -18,9 +19,9 @@ export interface OrderItemView {
   customerName: string;
   customerPhone: string;
   customerEmail: string;
-  shiprocketAWB: null;
-  shiprocketTrackingUrl: null;
-  shiprocketStatus: null;
+  shiprocketAWB: string | null;
+  shiprocketTrackingUrl: string | null;
+  shiprocketStatus: string | null;
 }
 
 /** An order as the API and the push stream answer it (seed 000/001 "Order"). */
@@ -46,10 +47,17 @@ export interface OrderView {
   razorpayOrderId: string;
   razorpayPaymentId: string;
   seen: boolean;
-  // No shipping integration yet: the fields are there for the clients, always null.
-  shiprocketAWB: null;
-  shiprocketTrackingUrl: null;
-  shiprocketStatus: null;
+  /** The shipment's AWB, tracking page and Shiprocket status (e.g. 'IN TRANSIT', 'RTO INITIATED'); null until shipped. */
+  shiprocketAWB: string | null;
+  shiprocketTrackingUrl: string | null;
+  shiprocketStatus: string | null;
+  /** Cancelled: why and when (null otherwise). */
+  cancelReason: string | null;
+  cancelledAt: string | null;
+  /** The refund of a cancelled order: its amount (rupees), the provider's reference once taken, its status. */
+  refund: { amount: number; reference: string | null; status: 'Pending' | 'Refunded' } | null;
+  /** Whether its shopper may still cancel it (My Orders' button). */
+  canCancel: boolean;
   /** The shopper's account (name and e-mail as given at checkout), or null for a guest order. */
   User: { id: string; name: string; email: string } | null;
 }
@@ -75,6 +83,14 @@ interface Row {
   delivery_status: string;
   seen: boolean;
   created_at: Date;
+  shiprocket_awb: string | null;
+  shiprocket_tracking_url: string | null;
+  shiprocket_status: string | null;
+  cancel_reason: string | null;
+  cancelled_at: Date | null;
+  refund_status: 'Pending' | 'Refunded' | null;
+  refund_amount_paise: bigint | null;
+  refund_id: string | null;
 }
 
 /** Every column but updated_at (the views do not show it). */
@@ -96,9 +112,9 @@ export function toOrderView(r: Row): OrderView {
       customerName: r.customer_name,
       customerPhone: r.customer_phone,
       customerEmail: r.customer_email,
-      shiprocketAWB: null,
-      shiprocketTrackingUrl: null,
-      shiprocketStatus: null,
+      shiprocketAWB: r.shiprocket_awb,
+      shiprocketTrackingUrl: r.shiprocket_tracking_url,
+      shiprocketStatus: r.shiprocket_status,
     })),
     createdAt: r.created_at.toISOString(),
     deliveryStatus: r.delivery_status,
@@ -117,9 +133,20 @@ export function toOrderView(r: Row): OrderView {
     razorpayOrderId: r.razorpay_order_id,
     razorpayPaymentId: r.razorpay_payment_id,
     seen: r.seen,
-    shiprocketAWB: null,
-    shiprocketTrackingUrl: null,
-    shiprocketStatus: null,
+    shiprocketAWB: r.shiprocket_awb,
+    shiprocketTrackingUrl: r.shiprocket_tracking_url,
+    shiprocketStatus: r.shiprocket_status,
+    cancelReason: r.cancel_reason,
+    cancelledAt: r.cancelled_at?.toISOString() ?? null,
+    refund:
+      r.refund_status === null
+        ? null
+        : { amount: paiseToRupees(r.refund_amount_paise ?? 0n), reference: r.refund_id, status: r.refund_status },
+    canCancel: canShopperCancel({
+      deliveryStatus: r.delivery_status,
+      cancelled: r.cancelled_at !== null,
+      shippingStatus: r.shiprocket_status,
+    }),
     User: r.user_id ? { id: r.user_id, name: r.customer_name, email: r.customer_email } : null,
   };
 }

@@ -1,6 +1,7 @@
 import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import type { Pool, PoolClient } from 'pg';
 import { EVENT_COLUMNS, PostgresEventStore, type EventRow } from '../../eventstore/postgres-event-store.ts';
+import { isBackendOf } from '../../db/pool.ts';
 import { encodeEvent } from '../event-codec.ts';
 import { EventLogNotifications } from '../event-log-notifications.ts';
 import { silentLogger, type BusLogger } from '../logger.ts';
@@ -104,9 +105,13 @@ export class KafkaOutboxRelay {
     if (this.loop) return;
     await this.notifications.start();
     const wake = (): void => this.wakeup.notify();
+    const inProcess = (this.options.stores ?? []).filter((s) => s.schema === this.schema);
     this.unsubscribes = [
-      this.notifications.on(this.schema, wake),
-      ...(this.options.stores ?? []).filter((s) => s.schema === this.schema).map((s) => s.onAppended(wake)),
+      // A commit on a connection of a store's pool was announced by that store (onAppended) already.
+      this.notifications.on(this.schema, (from) => {
+        if (from === undefined || !inProcess.some((s) => isBackendOf(s.pool, from))) wake();
+      }),
+      ...inProcess.map((s) => s.onAppended(wake)),
     ];
     this.abort = new AbortController();
     this.loop = this.run(this.abort.signal);

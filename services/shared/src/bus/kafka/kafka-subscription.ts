@@ -64,7 +64,12 @@ export class KafkaSubscription implements Subscription {
     this.topics = this.consumer.sources.map(options.topicFor ?? topicOf);
     this.retry = retryPolicy(options.retry);
     this.logger = options.logger ?? silentLogger;
-    this.reporting = { logger: this.logger, onDelivered: options.onDelivered, metrics: options.metrics };
+    this.reporting = {
+      pool: options.pool,
+      logger: this.logger,
+      onDelivered: options.onDelivered,
+      metrics: options.metrics,
+    };
   }
 
   /**

@@ -7,6 +7,7 @@ import { notificationShown } from '@/components/notifications/notifications-slic
 import { useConfirmation } from '@/components/ui/confirm-dialog';
 import { LoadedList } from '@/components/ui/loaded-list';
 import { ProductImage } from '@/components/ui/product-image';
+import { THUMBNAIL_SIZES } from '@/lib/image-url';
 import { errorMessage } from '@/lib/api-client';
 import {
   useAddCollectionProductMutation,
@@ -164,7 +165,7 @@ function CollectionCard({ collection, products, onDelete }: CollectionCardProps)
 
   return (
     <li className={`${styles.card} ${styles.collection}`} aria-labelledby={headingId}>
-      <ProductImage image={collection.image} alt={collection.name} className={styles.thumb} />
+      <ProductImage image={collection.image} alt={collection.name} className={styles.thumb} sizes={THUMBNAIL_SIZES} />
       <div className={styles.body}>
         <h3 id={headingId}>{collection.name}</h3>
         {collection.description ? <p className={styles.meta}>{collection.description}</p> : null}

@@ -5,6 +5,7 @@ import { HeaderRow, PageHeader } from '@/components/layout/page-header';
 import { FormFailure, saveFailure, type SaveFailure } from '@/components/form/form-failure';
 import { notificationShown } from '@/components/notifications/notifications-slice';
 import { ProductImage } from '@/components/ui/product-image';
+import { THUMBNAIL_SIZES } from '@/lib/image-url';
 import { Spinner } from '@/components/ui/spinner';
 import { useGetAdminHomepageQuery, useSaveHomepageMutation, type HomepageConfig } from '../api/curation-api';
 import {
@@ -90,7 +91,12 @@ function SlideFields({
           {fileError ? <p className="field-error">{fileError}</p> : null}
         </div>
         {slide.image && !slide.file ? (
-          <ProductImage image={slide.image} alt={`Slide ${index + 1} image`} className={styles.slidePreview} />
+          <ProductImage
+            image={slide.image}
+            alt={`Slide ${index + 1} image`}
+            className={styles.slidePreview}
+            sizes={THUMBNAIL_SIZES}
+          />
         ) : null}
       </div>
       <div className={styles.actions}>

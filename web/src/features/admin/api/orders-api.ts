@@ -59,6 +59,19 @@ export const adminOrdersApi = api.injectEndpoints({
         'Stats',
       ],
     }),
+    /** Cancels an order not delivered, with the admin's reason: its stock goes back and it is refunded. */
+    cancelOrder: build.mutation<unknown, { orderNumber: string; reason: string }>({
+      query: ({ orderNumber, reason }) => ({
+        url: `${orderPath(orderNumber)}/cancel`,
+        method: 'PATCH',
+        body: { reason },
+      }),
+      invalidatesTags: (_result, _error, { orderNumber }) => [
+        { type: 'Order', id: 'LIST' },
+        orderTag(orderNumber),
+        'Stats',
+      ],
+    }),
     markOrderSeen: build.mutation<unknown, string>({
       query: (orderNumber) => ({ url: `${orderPath(orderNumber)}/seen`, method: 'PATCH' }),
       invalidatesTags: (_result, _error, orderNumber) => [
@@ -82,6 +95,7 @@ export const {
   useGetAdminOrdersQuery,
   useGetOrderHistoryQuery,
   useUpdateOrderStatusMutation,
+  useCancelOrderMutation,
   useMarkOrderSeenMutation,
   useDeleteOrderMutation,
 } = adminOrdersApi;

@@ -5,16 +5,26 @@ import { DeliveryStatusBadge } from '@/components/orders/delivery-status-badge';
 import { PageHeader } from '@/components/layout/page-header';
 import { useConfirmation } from '@/components/ui/confirm-dialog';
 import { LoadedList } from '@/components/ui/loaded-list';
+import { StatusPill } from '@/components/ui/status-pill';
 import { formatRupees } from '@/lib/money';
 import { deliveryAddress } from '@/types/order';
+import { RefundFact } from '@/components/orders/order-refund';
 import {
+  useCancelOrderMutation,
   useDeleteOrderMutation,
   useGetAdminOrdersQuery,
   useMarkOrderSeenMutation,
   useUpdateOrderStatusMutation,
 } from '../api/orders-api';
 import type { Order } from '@/types/order';
-import { canDeleteOrder, isSettableDeliveryStatus, SETTABLE_DELIVERY_STATUSES } from '../orders';
+import {
+  CANCELLED,
+  canCancelOrder,
+  canDeleteOrder,
+  isSettableDeliveryStatus,
+  SETTABLE_DELIVERY_STATUSES,
+  shippingNeedsAction,
+} from '../orders';
 import styles from './admin-orders.module.css';
 import { OrderHistory } from './order-history';
 
@@ -25,11 +35,81 @@ function formatCreatedAt(createdAt: string): string {
   return Number.isNaN(date.getTime()) ? createdAt : dateTime.format(date);
 }
 
+/**
+ * Cancelling an order with a reason (required): the reason field and the confirmation, in the order's card.
+ * The order then shows Cancelled (red) and its refund.
+ */
+function CancelOrderForm({ order, onDone }: { order: Order; onDone: () => void }) {
+  const dispatch = useAppDispatch();
+  const reasonId = useId();
+  const [reason, setReason] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [cancelOrder, cancelState] = useCancelOrderMutation();
+
+  const submit = async () => {
+    if (!reason.trim()) {
+      setProblem('A reason is required to cancel an order');
+      return;
+    }
+    try {
+      await cancelOrder({ orderNumber: order.orderNumber, reason: reason.trim() }).unwrap();
+      dispatch(notificationShown({ type: 'success', message: `Order ${order.orderNumber} cancelled; refund issued` }));
+      onDone();
+    } catch (error) {
+      dispatch(failureShown('Failed to cancel order', error));
+    }
+  };
+
+  return (
+    <form
+      className={styles.cancelForm}
+      aria-label={`Cancel ${order.orderNumber}`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <label htmlFor={reasonId} className="field-label">
+        Reason for cancelling
+      </label>
+      <textarea
+        id={reasonId}
+        className="input"
+        rows={2}
+        maxLength={500}
+        value={reason}
+        aria-invalid={problem ? true : undefined}
+        onChange={(event) => {
+          setReason(event.target.value);
+          setProblem(null);
+        }}
+      />
+      {problem ? (
+        <p role="alert" className={styles.error}>
+          {problem}
+        </p>
+      ) : null}
+      <p className={styles.muted}>
+        The stock goes back and the payment of {formatRupees(order.totalAmount)} is refunded.
+      </p>
+      <div className={styles.actions}>
+        <button type="button" className="btn btn-outline btn-sm" onClick={onDone} disabled={cancelState.isLoading}>
+          Keep order
+        </button>
+        <button type="submit" className={`btn btn-sm ${styles.danger}`} disabled={cancelState.isLoading}>
+          Cancel and refund
+        </button>
+      </div>
+    </form>
+  );
+}
+
 function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order) => void }) {
   const dispatch = useAppDispatch();
   const selectId = useId();
   const historyId = useId();
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
   const [updateStatus, statusState] = useUpdateOrderStatusMutation();
   const [markSeen, seenState] = useMarkOrderSeenMutation();
 
@@ -72,7 +152,7 @@ function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order)
               id={selectId}
               className="input"
               value={order.deliveryStatus}
-              disabled={statusState.isLoading}
+              disabled={statusState.isLoading || order.deliveryStatus === CANCELLED}
               onChange={(event) => void changeStatus(event.target.value)}
             >
               {isSettableDeliveryStatus(order.deliveryStatus) ? null : (
@@ -105,12 +185,21 @@ function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order)
           >
             History
           </button>
+          {canCancelOrder(order) && !cancelling ? (
+            <button type="button" className="btn btn-outline btn-sm" onClick={() => setCancelling(true)}>
+              Cancel order
+            </button>
+          ) : null}
           {canDeleteOrder(order) ? (
             <button type="button" className="btn btn-outline btn-sm" onClick={() => onDelete(order)}>
               Delete
             </button>
           ) : null}
         </div>
+
+        {cancelling && canCancelOrder(order) ? (
+          <CancelOrderForm order={order} onDone={() => setCancelling(false)} />
+        ) : null}
 
         <dl className={styles.facts}>
           <div>
@@ -135,6 +224,13 @@ function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order)
             <dt>Payment</dt>
             <dd>{order.paymentStatus}</dd>
           </div>
+          {order.cancelReason ? (
+            <div>
+              <dt>Cancelled</dt>
+              <dd>{order.cancelReason}</dd>
+            </div>
+          ) : null}
+          <RefundFact refund={order.refund} />
           <div>
             <dt>AWB</dt>
             <dd>{order.shiprocketAWB ?? '—'}</dd>
@@ -153,7 +249,10 @@ function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order)
           </div>
           <div>
             <dt>Tracking status</dt>
-            <dd>{order.shiprocketStatus ?? '—'}</dd>
+            <dd className={styles.trackingStatus}>
+              {order.shiprocketStatus ?? '—'}
+              {shippingNeedsAction(order.shiprocketStatus) ? <StatusPill tone="danger">Needs action</StatusPill> : null}
+            </dd>
           </div>
         </dl>
 
@@ -177,7 +276,7 @@ function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order)
 
 /**
  * All orders, live from the push stream: delivery status, Mark Seen, History (the order's event timeline,
- * opened in its card) and Delete for delivered orders.
+ * opened in its card), Cancel order (with a reason) for orders not delivered, and Delete for delivered ones.
  */
 export function AdminOrders() {
   const dispatch = useAppDispatch();

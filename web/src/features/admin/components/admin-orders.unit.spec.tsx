@@ -91,6 +91,26 @@ describe('AdminOrders', { timeout: 15_000 }, () => {
     expect(options).toEqual(['Processing', 'Out for Delivery', 'Delivered']);
   });
 
+  it('shows the tracking link and status, marking a return to origin or a lost parcel as needing action', async () => {
+    fakeApi({
+      'GET /api/orders/admin/all': () =>
+        jsonResponse([
+          order({
+            shiprocketAWB: 'SR000100000001',
+            shiprocketTrackingUrl: 'https://shiprocket.co/tracking/SR000100000001',
+            shiprocketStatus: 'IN TRANSIT',
+          }),
+          order({ orderNumber: 'ORD-100002', shiprocketAWB: 'SR000100000002', shiprocketStatus: 'RTO INITIATED' }),
+        ]),
+    });
+    renderWithProviders(<AdminOrders />);
+    const moving = within(await screen.findByRole('article', { name: 'Order ORD-100001' }));
+    expect(moving.getByRole('link', { name: 'https://shiprocket.co/tracking/SR000100000001' })).toBeTruthy();
+    expect(moving.getByText('Tracking status').nextElementSibling?.textContent).toBe('IN TRANSIT');
+    const returning = within(screen.getByRole('article', { name: 'Order ORD-100002' }));
+    expect(returning.getByText('Tracking status').nextElementSibling?.textContent).toBe('RTO INITIATEDNeeds action');
+  });
+
   it("sets the delivery status, and says 'Failed to update status' when refused", async () => {
     let refuse = false;
     const fetchMock = fakeApi({

@@ -5,6 +5,7 @@ import { PageHeader } from '@/components/layout/page-header';
 import { useConfirmation } from '@/components/ui/confirm-dialog';
 import { LoadedList } from '@/components/ui/loaded-list';
 import { ProductImage } from '@/components/ui/product-image';
+import { THUMBNAIL_SIZES } from '@/lib/image-url';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { formatRupees } from '@/lib/money';
@@ -37,7 +38,7 @@ function ProductRow({ product, onDelete }: { product: Product; onDelete: (produc
   return (
     <li>
       <article className={styles.product} aria-label={product.name}>
-        <ProductImage image={product.image} alt={product.name} className={styles.thumb} />
+        <ProductImage image={product.image} alt={product.name} className={styles.thumb} sizes={THUMBNAIL_SIZES} />
         <div className={styles.productInfo}>
           <h3 className={styles.productName}>{product.name}</h3>
           <p className={styles.meta}>

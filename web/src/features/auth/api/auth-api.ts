@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { api, invalidatesOnSuccess, parseAnswer } from '@/lib/api-client';
 import {
   authResultSchema,
@@ -13,6 +14,11 @@ import { userUpdated } from '../session-slice';
 
 export type LoginInput = { email: string; password: string };
 export type RegisterInput = { name: string; email: string; phone: string; password: string };
+export type ForgotPasswordInput = { email: string };
+export type ResetPasswordInput = { token: string; password: string };
+/** The server's answer to a reset request or a reset: a message to show. */
+export type MessageAnswer = { message: string };
+const messageAnswer = z.object({ message: z.string() });
 export type ProfileInput = { name: string; email: string; phone: string; dob: string | null; gender: Gender | null };
 
 /** The first reading that accepts the answer, else the last one's refusal. */
@@ -49,6 +55,14 @@ export const authApi = api.injectEndpoints({
       query: (body) => ({ url: '/auth/register', method: 'POST', body }),
       transformResponse: (raw: unknown) => parseAnswer(authResultSchema, raw),
     }),
+    forgotPassword: build.mutation<MessageAnswer, ForgotPasswordInput>({
+      query: (body) => ({ url: '/auth/forgot-password', method: 'POST', body }),
+      transformResponse: (raw: unknown) => parseAnswer(messageAnswer, raw),
+    }),
+    resetPassword: build.mutation<MessageAnswer, ResetPasswordInput>({
+      query: (body) => ({ url: '/auth/reset-password', method: 'POST', body }),
+      transformResponse: (raw: unknown) => parseAnswer(messageAnswer, raw),
+    }),
     getCurrentUser: build.query<User, void>({
       query: () => '/auth/me',
       transformResponse: (raw: unknown) => parseAnswer(currentUserAnswer, raw),
@@ -70,4 +84,11 @@ export const authApi = api.injectEndpoints({
   }),
 });
 
-export const { useLoginMutation, useRegisterMutation, useGetCurrentUserQuery, useUpdateCurrentUserMutation } = authApi;
+export const {
+  useLoginMutation,
+  useRegisterMutation,
+  useForgotPasswordMutation,
+  useResetPasswordMutation,
+  useGetCurrentUserQuery,
+  useUpdateCurrentUserMutation,
+} = authApi;

@@ -13,6 +13,7 @@ type LoginFormProps = {
   /** Called with the logged-in user once the session is stored. */
   onSuccess: (user: User) => void;
   signupHref: string;
+  forgotPasswordHref: string;
 };
 
 type LoginErrors = Partial<Record<'email' | 'password', string>>;
@@ -24,7 +25,7 @@ export function validateLogin(values: { email: string; password: string }): Logi
   return errors;
 }
 
-export function LoginForm({ onSuccess, signupHref }: LoginFormProps) {
+export function LoginForm({ onSuccess, signupHref, forgotPasswordHref }: LoginFormProps) {
   const dispatch = useAppDispatch();
   const [login, { isLoading }] = useLoginMutation();
   const { values, field, check } = useFormFields({ email: '', password: '' }, validateLogin);
@@ -48,6 +49,9 @@ export function LoginForm({ onSuccess, signupHref }: LoginFormProps) {
       <p className={styles.subtitle}>Welcome back! Log in to continue shopping.</p>
       <TextField label="Email" type="email" autoComplete="email" required {...field('email')} />
       <TextField label="Password" type="password" autoComplete="current-password" required {...field('password')} />
+      <p className={styles.forgot}>
+        <Link to={forgotPasswordHref}>Forgot password?</Link>
+      </p>
       <button type="submit" className="btn btn-primary btn-block" disabled={isLoading}>
         {isLoading ? 'Logging in...' : 'Login'}
       </button>

@@ -8,9 +8,8 @@ import type { User } from '@/types/api';
 import { phoneProblem } from '@/types/fields';
 import { useRegisterMutation } from '../api/auth-api';
 import { sessionStarted } from '../session-slice';
+import { NewPasswordFields, newPasswordErrors } from './new-password-fields';
 import styles from './auth-form.module.css';
-
-export const MIN_PASSWORD_LENGTH = 6;
 
 type SignupValues = { name: string; email: string; phone: string; password: string; confirmPassword: string };
 type SignupErrors = Partial<Record<keyof SignupValues, string>>;
@@ -22,12 +21,7 @@ export function validateSignup(values: SignupValues): SignupErrors {
   if (!values.email.trim()) errors.email = 'Email is required';
   const phone = phoneProblem(values.phone);
   if (phone) errors.phone = phone;
-  if (!values.password) errors.password = 'Password is required';
-  else if (values.password.length < MIN_PASSWORD_LENGTH)
-    errors.password = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
-  if (!values.confirmPassword) errors.confirmPassword = 'Please confirm your password';
-  else if (values.password !== values.confirmPassword) errors.confirmPassword = 'Passwords do not match';
-  return errors;
+  return { ...errors, ...newPasswordErrors(values) };
 }
 
 type SignupFormProps = {
@@ -69,20 +63,10 @@ export function SignupForm({ onSuccess, loginHref }: SignupFormProps) {
       <TextField label="Name" autoComplete="name" required {...field('name')} />
       <TextField label="Email" type="email" autoComplete="email" required {...field('email')} />
       <TextField label="Phone" type="tel" autoComplete="tel" placeholder="+91" required {...field('phone')} />
-      <TextField
-        label="Password"
-        type="password"
-        autoComplete="new-password"
-        required
-        minLength={MIN_PASSWORD_LENGTH}
-        {...field('password')}
-      />
-      <TextField
-        label="Confirm password"
-        type="password"
-        autoComplete="new-password"
-        required
-        {...field('confirmPassword')}
+      <NewPasswordFields
+        passwordLabel="Password"
+        password={field('password')}
+        confirmPassword={field('confirmPassword')}
       />
       <button type="submit" className="btn btn-primary btn-block" disabled={isLoading}>
         {isLoading ? 'Creating account...' : 'Sign up'}

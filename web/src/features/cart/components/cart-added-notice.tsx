@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { CloseIcon } from '@/components/ui/icons';
 import { ProductImage } from '@/components/ui/product-image';
+import { THUMBNAIL_SIZES } from '@/lib/image-url';
 import { paths } from '@/config/paths';
 import { formatRupees } from '@/lib/money';
 import { cartNoticeClosed, selectCartLineCount, selectNoticeLine } from '../cart-slice';
@@ -16,7 +17,7 @@ export function CartAddedNotice() {
 
   return (
     <aside className={styles.notice} aria-label="Added to cart" aria-live="polite">
-      <ProductImage image={line.image} alt={line.name} className={styles.image} />
+      <ProductImage image={line.image} alt={line.name} className={styles.image} sizes={THUMBNAIL_SIZES} />
       <div className={styles.text}>
         <p className={styles.added}>Added! ({line.quantity} total)</p>
         <p className={styles.name}>{line.name}</p>

@@ -3,6 +3,7 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { WithOrderSummary } from '@/components/orders/order-summary';
 import { PageTitle } from '@/components/seo/page-title';
 import { ProductImage } from '@/components/ui/product-image';
+import { THUMBNAIL_SIZES } from '@/lib/image-url';
 import { paths } from '@/config/paths';
 import { useCalculateDeliveryQuery } from '@/lib/delivery-api';
 import { formatRupees } from '@/lib/money';
@@ -66,7 +67,7 @@ export function CartPage() {
             const key = cartLineKey(line);
             return (
               <li key={key} className={styles.line}>
-                <ProductImage image={line.image} alt={line.name} className={styles.image} />
+                <ProductImage image={line.image} alt={line.name} className={styles.image} sizes={THUMBNAIL_SIZES} />
                 <div className={styles.details}>
                   <Link to={paths.product.getHref(line.id)} className={styles.name}>
                     {line.name}

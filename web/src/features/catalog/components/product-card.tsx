@@ -13,6 +13,9 @@ export type ProductCardActions = {
   onBuyNow: (product: Product) => void;
 };
 
+/** A card's width in the product grid (two columns on phones, 14rem columns stretched a little beyond). */
+const CARD_IMAGE_SIZES = '(max-width: 479px) 50vw, 20rem';
+
 // Reviews are not collected per product yet; the seed fixes what the card shows.
 const FIXED_RATING = '4.5';
 const FIXED_REVIEW_COUNT = '(0 Reviews)';
@@ -25,7 +28,7 @@ export function ProductCard({ product, onAddToCart, onBuyNow }: { product: Produ
   return (
     <article className={styles.card} aria-label={product.name}>
       <Link to={href} className={styles.media} tabIndex={-1} aria-hidden="true">
-        <ProductImage image={product.image} alt={product.name} className={styles.image} />
+        <ProductImage image={product.image} alt={product.name} className={styles.image} sizes={CARD_IMAGE_SIZES} />
       </Link>
       <div className={styles.badges}>
         {category ? <span className="badge">{category}</span> : null}

@@ -38,7 +38,13 @@ function ProductDetailView({
     <article className={styles.layout}>
       <PageTitle title={product.name} />
       <div className={styles.media}>
-        <ProductImage image={product.image} alt={product.name} className={styles.image} />
+        <ProductImage
+          image={product.image}
+          alt={product.name}
+          className={styles.image}
+          sizes="(max-width: 767px) 100vw, 40rem"
+          loading="eager"
+        />
       </div>
       <div className={styles.info}>
         {product.category.trim() ? <span className="badge">{product.category.trim()}</span> : null}

@@ -6,6 +6,7 @@ import { notificationShown } from '@/components/notifications/notifications-slic
 import { WithOrderSummary } from '@/components/orders/order-summary';
 import { PageTitle } from '@/components/seo/page-title';
 import { ProductImage } from '@/components/ui/product-image';
+import { THUMBNAIL_SIZES } from '@/lib/image-url';
 import { paths } from '@/config/paths';
 import { useGetAddressBookQuery } from '@/lib/addresses-api';
 import { useCalculateDeliveryQuery } from '@/lib/delivery-api';
@@ -124,7 +125,7 @@ export function CheckoutPage({ lines, profile, isLoggedIn, onOrderPlaced }: Chec
             <ul className={styles.lines}>
               {lines.map((line) => (
                 <li key={`${String(line.id)}|${line.size ?? ''}|${line.color ?? ''}`} className={styles.line}>
-                  <ProductImage image={line.image} alt={line.name} className={styles.image} />
+                  <ProductImage image={line.image} alt={line.name} className={styles.image} sizes={THUMBNAIL_SIZES} />
                   <div>
                     <p className={styles.lineName}>{line.name}</p>
                     <p className="muted">

@@ -10,7 +10,12 @@ export function CollectionCard({ collection, hidden = false }: { collection: Col
   return (
     <article className={styles.collectionCard} aria-label={hidden ? undefined : collection.name}>
       <Link to={href} className={styles.collectionMedia} tabIndex={-1} aria-hidden="true">
-        <ProductImage image={collection.image} alt={collection.name} className={styles.collectionImage} />
+        <ProductImage
+          image={collection.image}
+          alt={collection.name}
+          className={styles.collectionImage}
+          sizes="(max-width: 639px) 100vw, 26rem"
+        />
       </Link>
       <div className={styles.collectionBody}>
         <h3 className={styles.collectionName}>{collection.name}</h3>

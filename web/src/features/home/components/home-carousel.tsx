@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { resolveImageUrl } from '@/lib/image-url';
+import { ProductImage } from '@/components/ui/product-image';
 import { formatRupees } from '@/lib/money';
 import { useGetHomepageQuery } from '../api/home-api';
 import { CAROUSEL_INTERVAL_MS, clampSlideIndex, nextSlideIndex } from '../timing';
@@ -28,7 +28,6 @@ export function HomeCarousel() {
   return (
     <section className={styles.carousel} aria-roledescription="carousel" aria-label="Featured styles">
       {slides.map((slide, index) => {
-        const image = resolveImageUrl(slide.image);
         const isActive = index === active;
         return (
           <div
@@ -39,7 +38,10 @@ export function HomeCarousel() {
             aria-label={`${index + 1} of ${slides.length}`}
             aria-hidden={!isActive}
           >
-            {image ? <img className={styles.slideImage} src={image} alt="" /> : null}
+            {slide.image ? (
+              // full-screen: the renditions by the viewport's width; every slide loaded up front, as it shows in turn
+              <ProductImage image={slide.image} alt="" className={styles.slideImage} sizes="100vw" loading="eager" />
+            ) : null}
             <div className={styles.slideText}>
               <h2 className={styles.slideName}>{slide.name}</h2>
               <p className={styles.slidePrice}>{formatRupees(slide.price)}</p>

@@ -18,7 +18,12 @@ export const ordersApi = api.injectEndpoints({
       query: (token) => ({ url: '/orders/confirmation', method: 'POST', body: { token } }),
       transformResponse: (raw: unknown) => parseOrderConfirmation(raw),
     }),
+    /** Cancels the shopper's own order (while Processing): it is refunded, the list shows it Cancelled. */
+    cancelMyOrder: build.mutation<unknown, string>({
+      query: (orderNumber) => ({ url: `/orders/${encodeURIComponent(orderNumber)}/cancel`, method: 'POST' }),
+      invalidatesTags: [{ type: 'Order', id: 'LIST' }],
+    }),
   }),
 });
 
-export const { useGetMyOrdersQuery, useGetOrderConfirmationQuery } = ordersApi;
+export const { useGetMyOrdersQuery, useGetOrderConfirmationQuery, useCancelMyOrderMutation } = ordersApi;

@@ -1,17 +1,41 @@
 import { Link } from 'react-router-dom';
+import { useAppDispatch } from '@/app/hooks';
+import { failureShown, notificationShown } from '@/components/notifications/notifications-slice';
+import { useConfirmation } from '@/components/ui/confirm-dialog';
 import { PageTitle } from '@/components/seo/page-title';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/api-client';
-import { useGetMyOrdersQuery } from '../api/orders-api';
+import type { Order } from '@/types/order';
+import { useCancelMyOrderMutation, useGetMyOrdersQuery } from '../api/orders-api';
 import { useMyOrdersStream } from '../hooks/use-my-orders-stream';
 import { OrderCard } from './order-card';
 import styles from './my-orders-page.module.css';
 
-/** The logged-in shopper's own orders, newest first, kept live from the push stream. */
+/**
+ * The logged-in shopper's own orders, newest first, kept live from the push stream; an order still being
+ * processed can be cancelled (after a confirmation), and is then refunded.
+ */
 export function MyOrdersPage() {
+  const dispatch = useAppDispatch();
   const { data: orders, isLoading, isError, error, refetch } = useGetMyOrdersQuery();
   const stream = useMyOrdersStream();
+  const [cancelOrder] = useCancelMyOrderMutation();
+  const cancellation = useConfirmation(
+    async (order: Order) => {
+      try {
+        await cancelOrder(order.orderNumber).unwrap();
+        dispatch(notificationShown({ type: 'success', message: 'Order cancelled. Your payment will be refunded.' }));
+      } catch (failure) {
+        dispatch(failureShown('Failed to cancel order', failure));
+      }
+    },
+    (order) => ({
+      message: `Cancel order ${order.orderNumber}? The payment will be refunded to you.`,
+      confirmLabel: 'Cancel order',
+      cancelLabel: 'Keep order',
+    }),
+  );
 
   return (
     <section className="container page">
@@ -41,10 +65,11 @@ export function MyOrdersPage() {
       ) : (
         <div className={styles.list}>
           {orders.map((order) => (
-            <OrderCard key={order.orderNumber} order={order} />
+            <OrderCard key={order.orderNumber} order={order} onCancel={cancellation.ask} />
           ))}
         </div>
       )}
+      {cancellation.dialog}
     </section>
   );
 }

@@ -100,4 +100,65 @@ describe('/my-orders', () => {
     act(() => stream?.push('order', { orderNumber: 'ORD-100001', deleted: true }));
     expect(await screen.findByText('You have not placed any orders yet.')).toBeTruthy();
   });
+
+  it('shows the shipment: AWB, tracking status and a link to the tracking page, and follows tracking updates', async () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    const shipped = (shiprocketStatus: string, deliveryStatus = 'Processing') => ({
+      ...order(deliveryStatus),
+      shiprocketAWB: 'SR000100000001',
+      shiprocketTrackingUrl: '/shiprocket-sandbox/tracking/SR000100000001',
+      shiprocketStatus,
+    });
+    let serverOrders: unknown[] = [shipped('AWB ASSIGNED')];
+    fakeApi({
+      'GET /api/orders': () => jsonResponse(serverOrders),
+      'POST /api/orders/stream-ticket': () => jsonResponse({ ticket: 'ticket 1', expiresIn: 60 }),
+    });
+    renderApp({ route: '/my-orders', preloadedState: { session: { user: buildUser(), token: 'token 1' } } });
+
+    const card = within(await screen.findByRole('article', { name: 'Order ORD-100001' }, { timeout: 5000 }));
+    expect(card.getByText('Shipment').nextElementSibling?.textContent).toContain('AWB SR000100000001');
+    expect(card.getByText(/AWB ASSIGNED/)).toBeTruthy();
+    expect(card.getByRole('link', { name: 'Track your parcel' }).getAttribute('href')).toBe(
+      '/shiprocket-sandbox/tracking/SR000100000001',
+    );
+
+    await vi.waitFor(() => expect(FakeEventSource.last).not.toBeNull());
+    serverOrders = [shipped('OUT FOR DELIVERY', 'Out for Delivery')];
+    act(() => FakeEventSource.last?.push('order', serverOrders[0]));
+    expect(await card.findByText(/OUT FOR DELIVERY/)).toBeTruthy();
+    expect((await card.findByText('Out for Delivery')).getAttribute('data-tone')).toBe('outForDelivery');
+  });
+
+  it("shows a cancelled order's cancelled shipment as CANCELED, with no parcel to track", async () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    fakeApi({
+      'GET /api/orders': () =>
+        jsonResponse([
+          {
+            ...order('Cancelled'),
+            shiprocketAWB: 'SR000100000001',
+            shiprocketTrackingUrl: '/shiprocket-sandbox/tracking/SR000100000001',
+            shiprocketStatus: 'CANCELED',
+          },
+        ]),
+      'POST /api/orders/stream-ticket': () => jsonResponse({ ticket: 'ticket 1', expiresIn: 60 }),
+    });
+    renderApp({ route: '/my-orders', preloadedState: { session: { user: buildUser(), token: 'token 1' } } });
+    const card = within(await screen.findByRole('article', { name: 'Order ORD-100001' }, { timeout: 5000 }));
+    expect(card.getByText('Shipment').nextElementSibling?.textContent).toBe('AWB SR000100000001 · CANCELED');
+    expect(card.queryByRole('link', { name: 'Track your parcel' })).toBeNull();
+  });
+
+  it('shows no shipment before one is made', async () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    fakeApi({
+      'GET /api/orders': () => jsonResponse([order('Processing')]),
+      'POST /api/orders/stream-ticket': () => jsonResponse({ ticket: 'ticket 1', expiresIn: 60 }),
+    });
+    renderApp({ route: '/my-orders', preloadedState: { session: { user: buildUser(), token: 'token 1' } } });
+    const card = within(await screen.findByRole('article', { name: 'Order ORD-100001' }, { timeout: 5000 }));
+    expect(card.queryByText('Shipment')).toBeNull();
+    expect(card.queryByRole('link', { name: 'Track your parcel' })).toBeNull();
+  });
 });

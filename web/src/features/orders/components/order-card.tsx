@@ -1,7 +1,8 @@
 import { DeliveryStatusBadge } from '@/components/orders/delivery-status-badge';
+import { RefundFact } from '@/components/orders/order-refund';
 import { formatRupees } from '@/lib/money';
 import { chargeRows } from '@/lib/order-totals';
-import { deliveryAddress } from '@/types/order';
+import { deliveryAddress, SHIPMENT_CANCELED } from '@/types/order';
 import type { Order } from '@/types/order';
 import { orderTotals } from '../order-schema';
 import styles from './order-card.module.css';
@@ -13,8 +14,12 @@ function formatPlacedAt(createdAt: string): string {
   return Number.isNaN(date.getTime()) ? createdAt : placedAt.format(date);
 }
 
-/** One order as its buyer sees it: number, date, delivery status, lines, totals, payment and address. */
-export function OrderCard({ order }: { order: Order }) {
+/**
+ * One order as its buyer sees it: number, date, delivery status, lines, totals, payment (and a cancelled
+ * order's refund), its shipment (AWB, tracking status and page, once made; no page once it is cancelled) and address; "Cancel order" while
+ * the shop still lets them cancel (`onCancel` asks first).
+ */
+export function OrderCard({ order, onCancel }: { order: Order; onCancel?: (order: Order) => void }) {
   const totals = orderTotals(order);
   return (
     <article className={styles.order} aria-label={`Order ${order.orderNumber}`}>
@@ -23,7 +28,14 @@ export function OrderCard({ order }: { order: Order }) {
           <h2 className={styles.orderNumber}>Order {order.orderNumber}</h2>
           <p className={styles.muted}>Placed {formatPlacedAt(order.createdAt)}</p>
         </div>
-        <DeliveryStatusBadge status={order.deliveryStatus} />
+        <div className={styles.status}>
+          <DeliveryStatusBadge status={order.deliveryStatus} />
+          {order.canCancel && onCancel ? (
+            <button type="button" className="btn btn-outline btn-sm" onClick={() => onCancel(order)}>
+              Cancel order
+            </button>
+          ) : null}
+        </div>
       </header>
 
       <ul className={styles.lines} aria-label="Items">
@@ -73,6 +85,24 @@ export function OrderCard({ order }: { order: Order }) {
               {order.razorpayPaymentId ? <span className={styles.muted}> ({order.razorpayPaymentId})</span> : null}
             </dd>
           </div>
+          {order.shiprocketAWB ? (
+            <div>
+              <dt>Shipment</dt>
+              <dd>
+                AWB {order.shiprocketAWB}
+                {order.shiprocketStatus ? <span className={styles.muted}> · {order.shiprocketStatus}</span> : null}
+                {order.shiprocketTrackingUrl && order.shiprocketStatus !== SHIPMENT_CANCELED ? (
+                  <>
+                    <br />
+                    <a href={order.shiprocketTrackingUrl} target="_blank" rel="noreferrer">
+                      Track your parcel
+                    </a>
+                  </>
+                ) : null}
+              </dd>
+            </div>
+          ) : null}
+          <RefundFact refund={order.refund} />
           <div>
             <dt>Deliver to</dt>
             <dd>

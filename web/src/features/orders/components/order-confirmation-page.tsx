@@ -1,17 +1,23 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { Link, useLocation } from 'react-router-dom';
-import { useAppSelector } from '@/app/hooks';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { PageTitle } from '@/components/seo/page-title';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { errorMessage, type ApiError } from '@/lib/api-client';
+import { followOrderConfirmation } from '@/lib/order-stream';
 import { ordersApi, useGetMyOrdersQuery, useGetOrderConfirmationQuery } from '../api/orders-api';
 import { useMyOrdersStream } from '../hooks/use-my-orders-stream';
+import { parseOrderConfirmation } from '../order-schema';
 import { OrderCard } from './order-card';
 import styles from './order-confirmation-page.module.css';
 
-/** How often the page reads the order again while it is being placed (verify's 202 at a sale's peak). */
+/**
+ * How often the page reads the order again while it is being placed (verify answers before the order is
+ * placed) and its push stream failed; while the stream is up, the page reads at STATUS_POLL_MS, in case an
+ * announcement was lost.
+ */
 export const PLACING_POLL_MS = 2_000;
 /** How often a guest's page reads the order for status changes (a signed-in shopper's is pushed). */
 export const STATUS_POLL_MS = 10_000;
@@ -82,8 +88,34 @@ function OwnOrdersStream() {
 }
 
 /**
+ * While the order is being placed, follows it by push (its own stream, opened by the link's token, for
+ * guests and signed-in buyers alike): the order is put in the confirmation read's cache as soon as it is
+ * placed. Says whether the stream failed, so that the page reads the order again every PLACING_POLL_MS.
+ */
+function useConfirmationPush(token: string, placing: boolean): 'following' | 'failed' {
+  const dispatch = useAppDispatch();
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    if (!token || !placing) return undefined;
+    setFailed(false);
+    return followOrderConfirmation(token, {
+      onOrder: (data) => {
+        try {
+          void dispatch(ordersApi.util.upsertQueryData('getOrderConfirmation', token, parseOrderConfirmation(data)));
+        } catch {
+          setFailed(true);
+        }
+      },
+      onFailed: () => setFailed(true),
+    });
+  }, [dispatch, token, placing]);
+  return failed ? 'failed' : 'following';
+}
+
+/**
  * /order-confirmation#<token>: where every buyer lands after paying, and where the link brings them back later,
- * signed in or not. Status changes show live: a signed-in shopper's own order from the push stream My Orders uses;
+ * signed in or not. While the order is being placed, it follows by push (useConfirmationPush). Then status
+ * changes show live: a signed-in shopper's own order from the push stream My Orders uses;
  * anyone else's by reading the order again every few seconds while the page is in front (a one-row read, no
  * long-lived connection per guest, and nothing lost across sleeps and network changes).
  */
@@ -95,6 +127,8 @@ export function OrderConfirmationPage() {
   // The answer so far (read without subscribing): how often to read again depends on it.
   const { data: cached } = ordersApi.endpoints.getOrderConfirmation.useQueryState(token || skipToken);
   const placedNumber = cached?.state === 'placed' ? cached.order.orderNumber : null;
+  const placing = cached?.state === 'placing';
+  const push = useConfirmationPush(token, placing);
   // A signed-in shopper's own order, from their orders list (the same read model), pushed live.
   const { ownOrder } = useGetMyOrdersQuery(undefined, {
     skip: !shopper || !placedNumber,
@@ -102,7 +136,7 @@ export function OrderConfirmationPage() {
   });
   const { data, error, isLoading, refetch } = useGetOrderConfirmationQuery(token, {
     skip: !token,
-    pollingInterval: cached?.state === 'placing' ? PLACING_POLL_MS : ownOrder ? 0 : STATUS_POLL_MS,
+    pollingInterval: placing ? (push === 'failed' ? PLACING_POLL_MS : STATUS_POLL_MS) : ownOrder ? 0 : STATUS_POLL_MS,
     skipPollingIfUnfocused: true,
   });
   const order = ownOrder ?? (data?.state === 'placed' ? data.order : null);

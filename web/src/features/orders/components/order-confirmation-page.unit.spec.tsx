@@ -71,6 +71,7 @@ describe('/order-confirmation#<token>', () => {
     expect(first!.url).toMatch(/\/api\/orders\/confirmation$/);
     expect(await first!.json()).toEqual({ token: TOKEN });
 
+    // No push stream here (its fake answers 404): the page falls back to reading again every 2 s.
     placed = true; // the page reads again by itself while the order is being placed
     const card = await screen.findByRole('article', { name: 'Order ORD-100007' }, { timeout: 10_000 });
     expect(screen.getByRole('heading', { name: 'Thank you for your order!' })).toBeTruthy();
@@ -83,6 +84,36 @@ describe('/order-confirmation#<token>', () => {
     expect(link).toBe(`${window.location.origin}/order-confirmation#${encodeURIComponent(TOKEN)}`);
     expect(screen.getByRole('button', { name: 'Copy link' })).toBeTruthy();
     expect(within(screen.getByRole('main')).queryByRole('link', { name: 'My Orders' })).toBeNull();
+  });
+
+  it('a page that opened while the order was being placed shows it by push, without reading it again', async () => {
+    let pushTo: ReadableStreamDefaultController<Uint8Array> | undefined;
+    const frame = (event: string, data: unknown) =>
+      pushTo!.enqueue(new TextEncoder().encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+    const fetchMock = fakeApi({
+      // Every read answers 'being placed': only the push can show the order.
+      'POST /api/orders/confirmation': () =>
+        jsonResponse({ orderNumber: null, message: 'Payment received. Your order is being placed.' }, 202),
+      'POST /api/orders/confirmation/stream': () =>
+        new Response(new ReadableStream<Uint8Array>({ start: (controller) => void (pushTo = controller) }), {
+          headers: { 'Content-Type': 'text/event-stream; charset=utf-8' },
+        }),
+    });
+    renderApp({ route: `/order-confirmation#${encodeURIComponent(TOKEN)}` });
+    await screen.findByText('Payment received. Your order is being placed.', {}, { timeout: 10_000 });
+    await vi.waitFor(() => expect(pushTo).toBeDefined());
+    // The stream is opened with the link's token in the body, never in the URL.
+    const opened = requestsOf(fetchMock).find((r) => r.url.endsWith('/api/orders/confirmation/stream'))!;
+    expect(await opened.json()).toEqual({ token: TOKEN });
+
+    act(() => frame('ready', {}));
+    act(() => frame('order', order()));
+    const card = await screen.findByRole('article', { name: 'Order ORD-100007' }, { timeout: 10_000 });
+    expect(screen.getByRole('heading', { name: 'Thank you for your order!' })).toBeTruthy();
+    expect(within(card).getByText('Mustard Cotton Kurta')).toBeTruthy();
+    // The order came by push: the confirmation was read once, when the page opened.
+    const reads = requestsOf(fetchMock).filter((r) => r.url.endsWith('/api/orders/confirmation'));
+    expect(reads).toHaveLength(1);
   });
 
   it("says 'Order not found' for a link the server does not know, and for a link without its token", async () => {

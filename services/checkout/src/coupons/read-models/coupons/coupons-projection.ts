@@ -77,6 +77,9 @@ export const couponsReadModel = defineReadModel<CouponEvent, typeof tables>({
       coupons.add(d.couponId, 'reserved_uses', -1);
       coupons.add(d.couponId, 'committed_uses', 1);
     },
+    CouponUseReturned(d, { coupons }) {
+      coupons.add(d.couponId, 'committed_uses', -1);
+    },
   },
 });
 

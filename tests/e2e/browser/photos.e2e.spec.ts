@@ -1,0 +1,62 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { photoRenditions, type PhotoRenditions } from '../../../services/shared/src/contracts/photo-renditions.ts';
+import { multipartForm } from '@shop/test-support/http';
+import { phonePhoto } from '@shop/test-support/photos';
+import { useShopAndBrowser, VIEWPORTS } from '../support/browser.ts';
+
+// A 12-megapixel phone photo (about 4 MB, GPS in its EXIF) uploaded by the admin, then the product list in
+// Debian's Chromium on a 2x screen: what the card makes the browser download.
+
+const NAME = 'Phone Photo Kurta';
+let renditions: PhotoRenditions;
+
+const shop = useShopAndBrowser(async (started) => {
+  const r = await fetch(`${started.base}/api/products`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${await started.adminToken()}` },
+    body: multipartForm({ name: NAME, price: '1499', quantity: '3', category: 'Men' }, [
+      { field: 'image', bytes: await phonePhoto(), type: 'image/jpeg', name: 'IMG_0001.jpg' },
+    ]),
+  });
+  expect(r.status).toBe(201);
+  renditions = photoRenditions(((await r.json()) as { image: string }).image)!;
+  expect(renditions.widths).toEqual([320, 640, 960, 1280, 1600]);
+});
+
+/** Every file of the photo the page finishes downloading, with its body's size. */
+function photoDownloads(page: Page): Array<{ url: string; bytes: Promise<number> }> {
+  const seen: Array<{ url: string; bytes: Promise<number> }> = [];
+  page.on('requestfinished', (request) => {
+    if (request.url().includes(`/uploads/${renditions.id}_w`))
+      seen.push({ url: request.url(), bytes: request.sizes().then((s) => s.responseBodySize) });
+  });
+  return seen;
+}
+
+describe('a phone photo on a product card', () => {
+  it('a 2x screen downloads the card-size WebP rendition only, under 60 KB: never the widest, nor the original', async () => {
+    const context = await shop.browser.newContext({
+      baseURL: shop.base,
+      viewport: VIEWPORTS.desktop,
+      deviceScaleFactor: 2,
+    });
+    try {
+      const page = await context.newPage();
+      const downloads = photoDownloads(page);
+      await page.goto('/products');
+      const image = page.getByRole('article', { name: NAME }).locator('img');
+      await image.waitFor();
+      await page.waitForFunction(
+        `(() => { const img = document.querySelector('article[aria-label="${NAME}"] img'); return !!img && img.complete && img.naturalWidth > 0; })()`,
+      );
+      // the card is 20rem (320 px) wide at most: 640 px on a 2x screen, in WebP
+      const card = `${shop.base}${renditions.path(640, 'webp')}`;
+      expect(await image.evaluate((img: { currentSrc: string }) => img.currentSrc)).toBe(card);
+      expect(downloads.map((d) => d.url)).toEqual([card]);
+      expect(await downloads[0]!.bytes).toBeLessThan(60 * 1024);
+    } finally {
+      await context.close();
+    }
+  });
+});
