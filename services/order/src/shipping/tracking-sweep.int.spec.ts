@@ -141,6 +141,22 @@ describe('the tracking sweep', () => {
     ]);
   });
 
+  it('asks no more about a parcel Shiprocket lost, once the loss is recorded', async () => {
+    const n = await placeOrder();
+    const awb = await shipped(n);
+    await sandbox.advance(awb); // PICKED UP
+    await waitUntil(async () => (await adminOrder(n))?.shiprocketStatus === 'PICKED UP', `${n} picked up`);
+    shipping.lostWebhooks.add(awb);
+    expect((await sandbox.advance(awb, 'LOST')).currentStatus).toBe('LOST');
+    await sweepLater();
+    expect(await trackingOf(n)).toEqual(['PICKED UP (webhook)', 'LOST (sweep)']);
+    await waitUntil(async () => (await adminOrder(n))?.shiprocketStatus === 'LOST', `${n} shown as lost`);
+    const lastCheck = await checkOf(n);
+    expect(lastCheck).toMatchObject({ last_error: null });
+    await sweepLater();
+    expect(await checkOf(n)).toEqual(lastCheck);
+  });
+
   it('goes on with the other shipments when tracking one fails, and asks about that one again later', async () => {
     const failing = await placeOrder();
     const other = await placeOrder();

@@ -16,8 +16,11 @@ export const TRACKING_STALE_AFTER_MS = 3 * 3600_000;
 export const TRACKING_SWEEP_BATCH = 50;
 /** Orders with nothing left to track, by their delivery status. */
 const ORDER_DONE: string[] = ['Delivered' satisfies DeliveryStatus, CANCELLED];
-/** Shipping statuses after which no more scans come: nothing to ask about. */
-const JOURNEY_OVER = ['DELIVERED', 'RTO DELIVERED', SHIPMENT_CANCELED];
+/**
+ * Shipping statuses after which no more scans come: nothing to ask about. A parcel Shiprocket marks LOST is the
+ * admin's to settle with the courier (the order stays as it is); asking every threshold would go on forever.
+ */
+const JOURNEY_OVER = ['DELIVERED', 'RTO DELIVERED', 'LOST', SHIPMENT_CANCELED];
 
 export interface TrackingSweepDeps {
   pool: pg.Pool;
