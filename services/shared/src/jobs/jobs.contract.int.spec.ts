@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@shop/test-support/test-database';
 import { deleteRedisKeys, uniquePrefix } from '../cache/testing/redis-keys.ts';
@@ -221,8 +222,23 @@ describe.each([
     expect(ranByFirst).toEqual([]);
   });
 
-  it('runs each job exactly once when several instances share the backend', async () => {
-    const instances = [open(), open(), open()];
+  it('runs each job once when several instances share the backend (again only after a reported failure)', async () => {
+    // A run whose completion the backend could not record (a deadlock or a dropped connection under load) fails
+    // that attempt, and BullMQ runs the job again: at least once, as `JobScheduler` says. A second run is allowed
+    // only for a job whose failed attempt the scheduler reported; any other is a double run.
+    const reported = new Map<string, string>();
+    const warnings = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) {
+          const entry = JSON.parse(line) as { msg?: string; jobId?: string; err?: { message?: string } };
+          if (entry.msg === 'Job failed; will retry' && entry.jobId)
+            reported.set(entry.jobId, entry.err?.message ?? '');
+        }
+        done();
+      },
+    });
+    const watched = createLogger('test', 'warn', warnings);
+    const instances = [open({ logger: watched }), open({ logger: watched }), open({ logger: watched })];
     const runs = new Map<number, number>();
     let sentinelRan = false;
     for (const jobs of instances) {
@@ -237,14 +253,20 @@ describe.each([
     await Promise.all(instances.map((s) => s.start()));
     await Promise.all(
       Array.from({ length: 60 }, (_, n) =>
-        instances[n % 3]!.schedule('reservation-expiry', n, { delayMs: n % 4 === 0 ? 0 : 40 }),
+        instances[n % 3]!.schedule('reservation-expiry', n, { jobId: `job-${n}`, delayMs: n % 4 === 0 ? 0 : 40 }),
       ),
     );
     // Exactly once, not latency: a worker that misses a delayed job's wake-up re-checks after the 5 s drain delay.
     await waitUntil(() => runs.size === 60, 'all 60 jobs', 45_000);
     await instances[0]!.schedule('sentinel', {}, { delayMs: 150 });
     await waitUntil(() => sentinelRan, 'the sentinel job');
-    expect([...runs.values()].every((count) => count === 1)).toBe(true);
+    const again = [...runs].filter(([, count]) => count > 1).map(([n, count]) => ({ n, count }));
+    if (again.length > 0) console.log('jobs run again after a reported failure:', again, Object.fromEntries(reported));
+    for (const { n, count } of again) {
+      expect(reported.has(`id-job-${n}`), `job ${n} ran ${count} times with no failure reported`).toBe(true);
+      expect(count).toBe(2);
+    }
+    expect(again.length).toBeLessThanOrEqual(reported.size);
   });
 
   it('takes the most job names a process may register, each running, without a listener-leak warning', async () => {

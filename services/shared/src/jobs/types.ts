@@ -1,4 +1,8 @@
-/** Delayed and repeating background jobs (reservation expiry, payment reconciliation, rebuilds). */
+/**
+ * Delayed and repeating background jobs (reservation expiry, payment reconciliation, rebuilds). A job runs once,
+ * and again only after an attempt failed: the handler threw, or the backend could not record the run's completion
+ * (a deadlock or a dropped connection), so handlers are idempotent.
+ */
 export type JobHandler<T = unknown> = (data: T) => Promise<void>;
 
 export interface ScheduleOptions {
