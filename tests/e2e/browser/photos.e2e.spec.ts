@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { photoRenditions, type PhotoRenditions } from '../../../services/shared/src/contracts/photo-renditions.ts';
 import { multipartForm } from '@shop/test-support/http';
@@ -57,6 +58,45 @@ describe('a phone photo on a product card', () => {
       expect(await downloads[0]!.bytes).toBeLessThan(60 * 1024);
     } finally {
       await context.close();
+    }
+  });
+
+  it("a portrait photo is cropped to the card's 4:5 box at both widths, so its card stands as tall as the others", async () => {
+    // A 3:4 photo (as a phone held upright takes it) used to stretch its card's image box past 4:5: the box's
+    // minimum height followed the photo, and its card stood taller than the rest of the row.
+    const portrait = await sharp({ create: { width: 900, height: 1200, channels: 3, background: '#2a9d8f' } })
+      .jpeg()
+      .toBuffer();
+    const r = await fetch(`${shop.base}/api/products`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await shop.adminToken()}` },
+      body: multipartForm({ name: 'Portrait Photo Kurta', price: '999', quantity: '3', category: 'Men' }, [
+        { field: 'image', bytes: portrait, type: 'image/jpeg', name: 'IMG_0002.jpg' },
+      ]),
+    });
+    expect(r.status).toBe(201);
+
+    for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
+      const { context, page } = await shop.visit(viewport);
+      try {
+        await page.goto('/products');
+        await page.getByLabel('Search products').fill('Photo Kurta');
+        await page.waitForFunction(
+          `(() => { const img = document.querySelector('article[aria-label="Portrait Photo Kurta"] img'); return !!img && img.complete && img.naturalWidth > 0; })()`,
+        );
+        // Each card's image box (its first link), width and height, the portrait photo's and the landscape one's.
+        const boxes = await page.evaluate<Record<string, { width: number; height: number }>>(
+          `Object.fromEntries(Array.from(document.querySelectorAll('article'), (card) => {
+            const box = card.querySelector('a').getBoundingClientRect();
+            return [card.getAttribute('aria-label'), { width: box.width, height: box.height }];
+          }))`,
+        );
+        expect(Object.keys(boxes).sort(), `${viewport.width} px`).toEqual([NAME, 'Portrait Photo Kurta']);
+        for (const [name, box] of Object.entries(boxes))
+          expect(Math.abs(box.height - (box.width * 5) / 4), `${name} at ${viewport.width} px`).toBeLessThan(1);
+      } finally {
+        await context.close();
+      }
     }
   });
 });

@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { NotFoundError, UnavailableError, ValidationError } from '@shop/shared/errors/errors';
 import { buyerKeyOf, clientAddressKeyOf, isFirstVisit } from '@shop/shared/auth/guest-identity';
+import { INDIAN_PINCODE_MESSAGE, isIndianPincode } from '@shop/shared/contracts/indian-pincode';
 import { rateLimit } from '@shop/shared/http/rate-limit';
 import { rupeesInput } from '@shop/shared/http/amount-input';
 import { rupeesToPaise } from '@shop/shared/money/money';
@@ -152,6 +153,7 @@ export function checkCart(limits: PaymentPorts['limits'], data: z.infer<typeof O
   if (!data.customerName || !data.customerEmail || !data.customerPhone || !data.address || !data.pincode)
     throw new ValidationError(REQUIRED);
   if (!z.email().safeParse(data.customerEmail).success) throw new ValidationError('Please enter a valid email');
+  if (!isIndianPincode(data.pincode)) throw new ValidationError(INDIAN_PINCODE_MESSAGE);
   checkUnitsPerProduct(data.items, limits.maxUnitsPerProduct);
   checkCheckoutSize(data.items, { maxUnits: limits.maxUnitsPerCheckout, maxProducts: limits.maxProductsPerCheckout });
 }
@@ -258,10 +260,7 @@ export interface WebhookAnswer {
  * provider's redelivery processes the event. Refusals throw: 503 not configured or still being processed by
  * another delivery, 400 a bad signature (or, parsed here, a body that is not JSON).
  */
-export async function receiveWebhook(
-  ports: PaymentPorts,
-  delivery: WebhookInput,
-): Promise<WebhookAnswer> {
+export async function receiveWebhook(ports: PaymentPorts, delivery: WebhookInput): Promise<WebhookAnswer> {
   if (!ports.webhookSecret) throw new UnavailableError('Payment webhooks are not configured (RAZORPAY_WEBHOOK_SECRET)');
   const { raw, signature } = delivery;
   if (!raw || typeof signature !== 'string' || !verifyWebhookSignature(raw, signature, ports.webhookSecret)) {

@@ -1,4 +1,4 @@
-import { Outlet, ScrollRestoration, useNavigation } from 'react-router-dom';
+import { Outlet, ScrollRestoration, useNavigation, type Location } from 'react-router-dom';
 import { Footer } from '@/components/layout/footer';
 import { Header } from '@/components/layout/header';
 import { Notifications } from '@/components/notifications/notifications';
@@ -8,6 +8,16 @@ import { CartAddedNotice } from '@/features/cart/components/cart-added-notice';
 import { selectCartLineCount } from '@/features/cart/cart-slice';
 import { useAppSelector } from '../hooks';
 import { useSessionExpiryRedirect } from '../session-expiry';
+
+/**
+ * Where a page's scroll position is kept. React Router gives every page loaded afresh (a typed URL, an e-mail's
+ * link, a reload) the same history key, 'default', so one such page would open at another's position: the cart
+ * at the bottom because the shop list was scrolled far before. Those are kept by their path instead, so a reload
+ * still comes back to where it was; pages reached in the app keep their own keys.
+ */
+export function scrollPositionKey(location: Location): string {
+  return location.key === 'default' ? `${location.pathname}${location.search}` : location.key;
+}
 
 /** Every page: header, the page, footer, notifications and the cart-added notice. */
 export function RootLayout() {
@@ -30,7 +40,7 @@ export function RootLayout() {
       <Footer />
       <Notifications />
       <CartAddedNotice />
-      <ScrollRestoration />
+      <ScrollRestoration getKey={scrollPositionKey} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import { fireEvent, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { buildProduct, buildUser } from '@/testing/data';
 import { fakeApi, jsonResponse } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-with-providers';
@@ -58,5 +58,39 @@ describe('root layout', () => {
 
     fireEvent.click(within(notice).getByRole('button', { name: 'Close cart notice' }));
     expect(screen.queryByRole('complementary', { name: 'Added to cart' })).toBeNull();
+  });
+
+  describe('scroll position of a page loaded afresh', () => {
+    // React Router keeps positions in sessionStorage by history key; every fresh load's key is 'default'.
+    const saved = (positions: Record<string, number>) =>
+      window.sessionStorage.setItem('react-router-scroll-positions', JSON.stringify(positions));
+
+    it("opens at the top, not where another page loaded afresh was left (the cart at the shop list's depth)", async () => {
+      saved({ default: 3000 });
+      const scrollTo = vi.spyOn(window, 'scrollTo');
+      fakeApi({ 'GET /api/products': () => jsonResponse([]) });
+      const { router } = renderApp({ route: '/contact' });
+
+      expect(await screen.findByRole('heading', { name: 'Contact us' })).toBeTruthy();
+      expect(router.state.location.key).toBe('default');
+      await waitFor(() => expect(scrollTo).toHaveBeenCalledWith(0, 0));
+      expect(router.state.restoreScrollPosition).toBeNull();
+      expect(scrollTo).not.toHaveBeenCalledWith(0, 3000);
+      scrollTo.mockRestore();
+      window.sessionStorage.clear();
+    });
+
+    it('comes back to where the same page was left on a reload', async () => {
+      saved({ '/contact': 480 });
+      const scrollTo = vi.spyOn(window, 'scrollTo');
+      fakeApi({ 'GET /api/products': () => jsonResponse([]) });
+      const { router } = renderApp({ route: '/contact' });
+
+      expect(await screen.findByRole('heading', { name: 'Contact us' })).toBeTruthy();
+      expect(router.state.restoreScrollPosition).toBe(480);
+      await waitFor(() => expect(scrollTo).toHaveBeenCalledWith(0, 480));
+      scrollTo.mockRestore();
+      window.sessionStorage.clear();
+    });
   });
 });

@@ -16,7 +16,11 @@ type DataTableProps<T> = {
   classes?: { wrap?: string; table?: string };
 };
 
-/** A table of rows with a column each, labelled once: the header and each cell's data-label come from `columns`. */
+/**
+ * A table of rows with a column each, labelled once: the header and each cell's data-label come from `columns`.
+ * A cell's value is one box, whatever it holds (ids over two lines, a pill and a note), so on a phone it stands
+ * beside its label and wraps within the card instead of running off its right edge.
+ */
 export function DataTable<T>({ columns, rows, rowKey, regionLabel, oneLine = false, classes }: DataTableProps<T>) {
   const wrap = classes?.wrap ?? styles.wrap;
   const table = classes?.table ?? (oneLine ? `${styles.table} ${styles.oneLine}` : styles.table);
@@ -38,7 +42,7 @@ export function DataTable<T>({ columns, rows, rowKey, regionLabel, oneLine = fal
             <tr key={rowKey(row)}>
               {columns.map((column) => (
                 <td key={column.label} data-label={column.label}>
-                  {column.cell(row)}
+                  <div className={styles.value}>{column.cell(row)}</div>
                 </td>
               ))}
             </tr>

@@ -1,8 +1,10 @@
+import { z } from 'zod';
 import { hasSizeStock, availableStock } from '@/lib/stock';
 import type { OrderTotals } from '@/lib/order-totals';
 import { DEFAULT_ADDRESS_LABEL, type Address } from '@/types/address';
 import type { Product, ProductId, User } from '@/types/api';
 import { phoneProblem } from '@/types/fields';
+import { INDIAN_PINCODE_MESSAGE, isIndianPincode } from '@shop/shared/contracts/indian-pincode';
 import type { OrderData } from './api/checkout-api';
 
 // Checkout's rules (seed 000 sections 4-5), free of React so they can be tested on their own.
@@ -44,8 +46,9 @@ export type Problem = { title: string; message?: string };
 export const REQUIRED_FIELDS: readonly (keyof ShippingDetails)[] = ['name', 'email', 'phone', 'address', 'pincode'];
 
 /**
- * 'Cart is empty', 'Please fill all required fields' (name, email, phone, address, pincode), or the phone rule the
- * server applies to customerPhone (an Indian mobile number), else null.
+ * 'Cart is empty', 'Please fill all required fields' (name, email, phone, address, pincode), or the rules the
+ * server applies to the contact and address (an Indian mobile number, an e-mail address, a 6-digit pincode that
+ * the courier takes), else null. Caught here, they are told as what they are, not as 'Payment failed'.
  */
 export function checkoutProblem(lines: readonly CheckoutLine[], shipping: ShippingDetails): Problem | null {
   if (lines.length === 0) return { title: 'Cart is empty' };
@@ -53,6 +56,8 @@ export function checkoutProblem(lines: readonly CheckoutLine[], shipping: Shippi
     return { title: 'Please fill all required fields' };
   const phone = phoneProblem(shipping.phone);
   if (phone) return { title: phone };
+  if (!z.email().safeParse(shipping.email.trim()).success) return { title: 'Please enter a valid email' };
+  if (!isIndianPincode(shipping.pincode)) return { title: INDIAN_PINCODE_MESSAGE };
   return null;
 }
 

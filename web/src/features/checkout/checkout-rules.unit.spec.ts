@@ -51,6 +51,21 @@ describe('checkout rules', () => {
       expect(checkoutProblem([line()], { ...shipping, phone })).toBeNull();
   });
 
+  it("refuses an e-mail address the server would refuse, before anything is sent ('Please enter a valid email')", () => {
+    for (const email of ['bad@', 'asha', 'asha@example', 'a b@example.in'])
+      expect(checkoutProblem([line()], { ...shipping, email })).toEqual({ title: 'Please enter a valid email' });
+    expect(checkoutProblem([line()], { ...shipping, email: ' asha@example.in ' })).toBeNull();
+  });
+
+  it("refuses a pincode the courier cannot ship to, before anything is sent ('Please enter a valid 6-digit pincode')", () => {
+    for (const pincode of ['12', '5600', '5600381', '056003', '560 038', 'ABCDEF'])
+      expect(checkoutProblem([line()], { ...shipping, pincode })).toEqual({
+        title: 'Please enter a valid 6-digit pincode',
+      });
+    for (const pincode of ['560038', ' 110001 ', '700016'])
+      expect(checkoutProblem([line()], { ...shipping, pincode })).toBeNull();
+  });
+
   it("needs name, email, phone, address and pincode ('Please fill all required fields'); city and state are optional", () => {
     for (const field of ['name', 'email', 'phone', 'address', 'pincode'] as const) {
       expect(checkoutProblem([line()], { ...shipping, [field]: '  ' })).toEqual({
