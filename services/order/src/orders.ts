@@ -46,6 +46,11 @@ export class Orders {
     return this.run(orderNumber, 'shipping', (now) => ({ type: 'RecordShipment', data: { shipment, now } }));
   }
 
+  /** The provider refused to make the order's shipment (shipping/shipments.ts); the same reason again records nothing. */
+  recordShipmentRefusal(orderNumber: string, reason: string): Promise<Written> {
+    return this.run(orderNumber, 'shipping', (now) => ({ type: 'RecordShipmentRefusal', data: { reason, now } }));
+  }
+
   /** The provider cancelled the cancelled order's shipment (shipping/shipment-cancellation.ts); once. */
   recordShipmentCancellation(orderNumber: string, awb: string): Promise<Written> {
     return this.run(orderNumber, 'shipping', (now) => ({ type: 'RecordShipmentCancellation', data: { awb, now } }));

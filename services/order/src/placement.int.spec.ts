@@ -99,6 +99,7 @@ describe('order placement from PaymentVerified', () => {
       shiprocketAWB: null,
       shiprocketTrackingUrl: null,
       shiprocketStatus: null,
+      shipmentProblem: null,
       cancelReason: null,
       cancelledAt: null,
       refund: null,

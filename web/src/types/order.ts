@@ -79,6 +79,8 @@ export const orderSchema = z.object({
   shiprocketAWB: textOrNull,
   shiprocketTrackingUrl: textOrNull,
   shiprocketStatus: textOrNull,
+  /** Why Shiprocket refused to make its shipment (its words), so the admin can act; null when nothing is refused. */
+  shipmentProblem: textOrNull,
   /** Why it was cancelled (null unless Cancelled). */
   cancelReason: textOrNull,
   /** A cancelled order's refund: its amount, the provider's reference once taken, Pending or Refunded. */

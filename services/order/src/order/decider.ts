@@ -33,6 +33,8 @@ export type OrderState =
       refunded?: boolean;
       /** Its shipment cancelled at the provider (ShipmentCancelled). */
       shipmentCancelled?: boolean;
+      /** Why the provider refused to make its shipment (ShipmentRefused), until a shipment is made. */
+      shipmentRefused?: string;
     }
   | { status: 'deleted'; orderNumber: string };
 
@@ -48,6 +50,13 @@ export type RecordShipment = {
   type: 'RecordShipment';
   data: { shipment: Omit<ShipmentCreated['data'], 'orderNumber' | 'createdAt'>; now: Date };
 };
+/** The provider refused to make the order's shipment, in its words (recorded once per reason). */
+export type RecordShipmentRefusal = {
+  type: 'RecordShipmentRefusal';
+  data: { reason: string; now: Date };
+};
+/** The longest refusal reason recorded (the provider's message, cut to this many characters). */
+export const SHIPMENT_REFUSAL_MAX_LENGTH = 300;
 /**
  * A tracking update from the provider: its status, the delivery status it means (null: none, e.g. in transit
  * or a return to origin), the provider's time of it, and how it came (webhook or sweep).
@@ -87,6 +96,7 @@ export type OrderCommand =
   | MarkOrderSeen
   | DeleteOrder
   | RecordShipment
+  | RecordShipmentRefusal
   | RecordTrackingUpdate
   | CancelOrder
   | RecordShipmentCancellation
@@ -148,8 +158,10 @@ export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
       return state.status === 'placed' ? { status: 'deleted', orderNumber: state.orderNumber } : state;
     case 'ShipmentCreated':
       return state.status === 'placed'
-        ? { ...state, awb: event.data.awb, shippingStatus: event.data.shippingStatus }
+        ? { ...state, awb: event.data.awb, shippingStatus: event.data.shippingStatus, shipmentRefused: undefined }
         : state;
+    case 'ShipmentRefused':
+      return state.status === 'placed' ? { ...state, shipmentRefused: event.data.reason } : state;
     case 'ShippingStatusUpdated': {
       if (state.status !== 'placed') return state;
       const { awb, shippingStatus, updatedAt } = event.data;
@@ -233,6 +245,15 @@ export function decideOrder(command: OrderCommand, state: OrderState): OrderEven
       // provider, and the shipment cancellation cancels it.
       return [
         { type: 'ShipmentCreated', data: { orderNumber: s.orderNumber, ...shipment, createdAt: now.toISOString() } },
+      ];
+    }
+    case 'RecordShipmentRefusal': {
+      const s = placed(state);
+      const reason = command.data.reason.trim().slice(0, SHIPMENT_REFUSAL_MAX_LENGTH);
+      // An order with its shipment has nothing refused; the same refusal again records nothing.
+      if (s.awb || s.shipmentRefused === reason) return [];
+      return [
+        { type: 'ShipmentRefused', data: { orderNumber: s.orderNumber, reason, at: command.data.now.toISOString() } },
       ];
     }
     case 'RecordTrackingUpdate': {

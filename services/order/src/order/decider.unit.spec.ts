@@ -151,6 +151,33 @@ describe('order decider', () => {
         .then('Order not found');
     });
 
+    it("records the provider's refusal once per reason, and none once the order has its shipment", () => {
+      const refuse = (reason: string): OrderCommand => ({
+        type: 'RecordShipmentRefusal',
+        data: { reason, now: later },
+      });
+      const refused = (reason: string): OrderEvent => ({
+        type: 'ShipmentRefused',
+        data: { orderNumber: 'ORD-100001', reason, at: later.toISOString() },
+      });
+      const pincode = 'The billing pincode must be 6 digits.';
+      given([placed])
+        .when(refuse(` ${pincode} `))
+        .then([refused(pincode)]);
+      given([placed, refused(pincode)])
+        .when(refuse(pincode))
+        .then([]);
+      given([placed, refused(pincode)])
+        .when(refuse('Oops! Invalid Data.'))
+        .then([refused('Oops! Invalid Data.')]);
+      given([placed, refused(pincode), created])
+        .when(refuse(pincode))
+        .then([]);
+      given([placed])
+        .when(refuse('x'.repeat(500)))
+        .then([refused('x'.repeat(300))]);
+    });
+
     it('moves delivery forward with tracking: out for delivery, then delivered', () => {
       given([placed, created])
         .when(track('OUT FOR DELIVERY', 'Out for Delivery'))

@@ -59,6 +59,15 @@ export type ShipmentCreated = {
   };
 };
 /**
+ * The provider refused to make the order's shipment (a permanent refusal, e.g. Shiprocket's 422 'The billing
+ * pincode must be 6 digits.'): `reason` is its words. Not retried; the admin sees it (until a ShipmentCreated).
+ * Once per reason: the same refusal again records nothing.
+ */
+export type ShipmentRefused = {
+  type: 'ShipmentRefused';
+  data: { orderNumber: string; reason: string; at: string };
+};
+/**
  * A tracking update of the shipment, as the provider reported it (its status words, e.g. 'OUT FOR DELIVERY',
  * 'RTO INITIATED'); `updatedAt` is the provider's time of it. At most once per (awb, shippingStatus, updatedAt),
  * whichever way it came: Shiprocket's webhook, or the tracking sweep asking Shiprocket when no webhook came.
@@ -89,6 +98,7 @@ export type OrderEvent =
   | OrderMarkedSeen
   | OrderDeleted
   | ShipmentCreated
+  | ShipmentRefused
   | ShippingStatusUpdated
   | OrderCancelled
   | ShipmentCancelled

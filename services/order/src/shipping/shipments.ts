@@ -1,4 +1,5 @@
 import type { EventConsumer } from '@shop/shared/bus/types';
+import { ValidationError } from '@shop/shared/errors/errors';
 import type { OrderState } from '../order/decider.ts';
 import type { OrderPlaced } from '../order/events.ts';
 import { PendingOrderWork, type PendingOrderWorkDeps } from './pending-order-work.ts';
@@ -52,9 +53,27 @@ export class PendingShipments extends PendingOrderWork {
     if (state.cancelled) return this.recordMadeBeforeCancel(orderNumber);
     // Only an order still being processed is shipped (not one delivered by hand, or no longer on its way).
     if (state.deliveryStatus !== 'Processing') return;
-    const shipment = await this.deps.provider.createShipment(shipmentRequest(placed));
+    let shipment;
+    try {
+      shipment = await this.deps.provider.createShipment(shipmentRequest(placed));
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      // A refusal, not an outage: asking again gets the same answer. Recorded for the admin; the row is parked.
+      await this.deps.orders.recordShipmentRefusal(orderNumber, refusalReason(err));
+      throw new ShipmentRefusedError(orderNumber, err);
+    }
     await this.deps.orders.recordShipment(orderNumber, shipment);
     this.deps.logger.info({ orderNumber, awb: shipment.awb, courier: shipment.courier }, 'shipment created');
+  }
+
+  /** A refused shipment (recorded as ShipmentRefused) is parked, not retried; any other failure is retried. */
+  protected override nextAttempt(err: unknown, row: { order_number: string; attempts: number }): Date | 'infinity' {
+    if (!(err instanceof ShipmentRefusedError)) return super.nextAttempt(err, row);
+    this.deps.logger.warn(
+      { err: err.cause, orderNumber: row.order_number },
+      'the shipping provider refused the shipment; parked (the admin sees why)',
+    );
+    return 'infinity';
   }
 
   /**
@@ -73,6 +92,20 @@ export class PendingShipments extends PendingOrderWork {
     await this.deps.provider.cancelShipment({ orderNumber, awb: '', providerOrderId: made.providerOrderId });
     this.deps.logger.info({ orderNumber }, 'provider order made before the cancel cancelled');
   }
+}
+
+/** The provider refused the order's shipment (recorded): the pending row is parked. */
+class ShipmentRefusedError extends Error {
+  constructor(orderNumber: string, cause: ValidationError) {
+    super(`The shipping provider refused the shipment of ${orderNumber}: ${cause.message}`, { cause });
+    this.name = 'ShipmentRefusedError';
+  }
+}
+
+/** The provider's own words of a refusal (the adapter's details), else the error's message. */
+function refusalReason(err: ValidationError): string {
+  const words = (err.details as { providerMessage?: unknown } | undefined)?.providerMessage;
+  return typeof words === 'string' && words.trim() ? words : err.message;
 }
 
 /** The shipment request of a placed order. */

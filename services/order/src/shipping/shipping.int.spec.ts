@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UnavailableError } from '@shop/shared/errors/errors';
 import { shiprocketTimestamp, type ShiprocketSandbox, type ShiprocketStatus } from '@shop/shiprocket-sandbox';
 import type { TestDatabase } from '@shop/test-support/test-database';
 import { waitUntil } from '@shop/test-support/wait-until';
 import type { OrderView } from '../read-models/orders/orders-queries.ts';
+import type { OrderPlaced } from '../order/events.ts';
 import type { OrderTestHost } from '../testing/order-test-host.ts';
 import { startShippingTestHost, type ShippingTestHost } from '../testing/shipping-test-host.ts';
 import { paymentVerifiedData, placePaidOrder } from '../testing/payments.ts';
+import type { ShippingProvider } from './shipping-provider.ts';
+import { shipmentRequest } from './shipments.ts';
 
 let db: TestDatabase;
 let host: OrderTestHost;
@@ -16,24 +20,42 @@ let token: string;
 let shipping: ShippingTestHost;
 /** Set by a test: the next shipment is made at the provider, then this process "dies" before recording it. */
 let dieAfterNextCall = false;
+/** Set by a test: Shiprocket is down (every shipment call fails as an outage) until it is cleared. */
+let outage = false;
+/** The real Shiprocket adapter (to the sandbox), without the faults above. */
+let provider: ShippingProvider;
 
 beforeAll(async () => {
-  shipping = await startShippingTestHost((real) => ({
-    ...real,
-    async createShipment(request) {
-      const shipment = await real.createShipment(request);
-      if (dieAfterNextCall) {
-        dieAfterNextCall = false;
-        throw new Error('process killed after the provider answered');
-      }
-      return shipment;
-    },
-  }));
+  shipping = await startShippingTestHost((real) => {
+    provider = real;
+    return {
+      ...real,
+      async createShipment(request) {
+        if (outage) throw new UnavailableError('Shiprocket refused /orders/create/adhoc (503): Service Unavailable');
+        const shipment = await real.createShipment(request);
+        if (dieAfterNextCall) {
+          dieAfterNextCall = false;
+          throw new Error('process killed after the provider answered');
+        }
+        return shipment;
+      },
+    };
+  });
   ({ db, host, sandbox, admin, ravi, webhookToken: token } = shipping);
 });
 afterAll(() => shipping?.stop());
 
-const placeOrder = () => placePaidOrder(host.ctx, paymentVerifiedData({ userId: ravi.userId }));
+const placeOrder = (pincode?: string) =>
+  placePaidOrder(host.ctx, paymentVerifiedData({ userId: ravi.userId, ...(pincode ? { pincode } : {}) }));
+/** The order's row of orders.pending_shipments (null: none). */
+const pendingShipment = async (n: string) =>
+  (
+    await db.pool.query<{ attempts: number; parked: boolean; last_error: string | null }>(
+      `SELECT attempts, next_attempt_at = 'infinity' AS parked, last_error FROM orders.pending_shipments
+        WHERE order_number = $1`,
+      [n],
+    )
+  ).rows[0] ?? null;
 const adminOrder = async (n: string) =>
   (await host.api<OrderView[]>('GET', '/api/orders/admin/all', { token: admin })).body.find((o) => o.orderNumber === n);
 const myOrder = async (n: string) =>
@@ -208,5 +230,75 @@ describe('shipping with tracking', () => {
       'shipping DELIVERED',
       'tracking → Delivered',
     ]);
+  });
+});
+
+describe('a shipment Shiprocket refuses', () => {
+  const REFUSAL = 'The billing pincode must be 6 digits.';
+
+  it('is parked, not retried, recorded once as ShipmentRefused, and shown to the admin with its reason', async () => {
+    // The sandbox refuses (422) a pincode that is not 6 digits, as Shiprocket does.
+    const n = await placeOrder('56001');
+    const row = await waitUntil(async () => {
+      const r = await pendingShipment(n);
+      return r?.parked ? r : null;
+    }, 'the refused shipment to be parked');
+    expect(row).toMatchObject({ attempts: 1 });
+    expect(row.last_error).toContain(REFUSAL);
+    const problem = await waitUntil(
+      async () => (await adminOrder(n))?.shipmentProblem,
+      'the refusal on the admin view',
+    );
+    expect(problem).toBe(REFUSAL);
+    expect(await adminOrder(n)).toMatchObject({ shiprocketAWB: null, deliveryStatus: 'Processing' });
+    expect((await eventsOf(n)).map((e) => [e.type, e.data.reason])).toEqual([
+      ['OrderPlaced', undefined],
+      ['ShipmentRefused', REFUSAL],
+    ]);
+    expect(await sandboxOrders(n)).toEqual([]);
+
+    // Parked: the job's runs leave it alone.
+    await host.order.shipments!.run();
+    expect(await pendingShipment(n)).toMatchObject({ attempts: 1, parked: true });
+
+    // Asked again (made due by hand), Shiprocket refuses the same way: parked again, nothing more recorded.
+    await db.pool.query(`UPDATE orders.pending_shipments SET next_attempt_at = now() WHERE order_number = $1`, [n]);
+    await waitUntil(async () => {
+      await host.order.shipments!.run();
+      const r = await pendingShipment(n);
+      return r?.attempts === 2 && r.parked;
+    }, 'the second refusal to park the row again');
+    expect((await eventsOf(n)).filter((e) => e.type === 'ShipmentRefused')).toHaveLength(1);
+
+    // A shipment made later (the address put right) clears the problem.
+    const placed = (await eventsOf(n))[0]!.data as unknown as OrderPlaced['data'];
+    const made = await provider.createShipment({ ...shipmentRequest(placed), pincode: '560001' });
+    await host.order.orders.recordShipment(n, made);
+    await waitUntil(async () => (await adminOrder(n))?.shiprocketAWB === made.awb, 'the later shipment');
+    expect((await adminOrder(n))?.shipmentProblem).toBeNull();
+  });
+
+  it('an outage is retried and records nothing, then the shipment is made', async () => {
+    outage = true;
+    try {
+      const n = await placeOrder();
+      const row = await waitUntil(async () => {
+        const r = await pendingShipment(n);
+        return r && r.attempts > 0 ? r : null;
+      }, 'the failed attempt to be recorded for a retry');
+      expect(row.parked).toBe(false);
+      expect(row.last_error).toContain('Service Unavailable');
+      expect((await eventsOf(n)).map((e) => e.type)).toEqual(['OrderPlaced']);
+      expect((await adminOrder(n))?.shipmentProblem).toBeNull();
+      outage = false;
+      await waitUntil(async () => {
+        await host.order.shipments!.run();
+        return (await adminOrder(n))?.shiprocketAWB;
+      }, 'the retried shipment to be recorded');
+      expect((await eventsOf(n)).map((e) => e.type)).toEqual(['OrderPlaced', 'ShipmentCreated']);
+      expect(await pendingShipment(n)).toBeNull();
+    } finally {
+      outage = false;
+    }
   });
 });

@@ -211,6 +211,10 @@ describe('Shiprocket adapter against the sandbox over HTTP', () => {
     await expect(provider({ password: 'wrong' }).createShipment(request())).rejects.toBeInstanceOf(UnavailableError);
     await expect(provider().createShipment(request({ pincode: '5600' }))).rejects.toBeInstanceOf(ValidationError);
     await expect(provider().createShipment(request({ pincode: '5600' }))).rejects.toThrow(/billing pincode/);
+    // Shiprocket's own words of the refusal (its field errors), for the admin.
+    await expect(provider().createShipment(request({ pincode: '5600' }))).rejects.toMatchObject({
+      details: { status: 422, providerMessage: 'The billing pincode must be 6 digits.' },
+    });
   });
 
   it('reads the city and state from the address line', () => {

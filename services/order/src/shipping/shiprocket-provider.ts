@@ -84,7 +84,9 @@ export function createShiprocketProvider(opts: ShiprocketProviderOptions): Shipp
     }
     if (r.status >= 200 && r.status < 300) return r.body;
     const message = `Shiprocket refused ${path} (${r.status}): ${messageOf(r)}`;
-    if (r.status >= 400 && r.status < 500 && r.status !== 401 && r.status !== 429) throw new ValidationError(message);
+    // A refusal carries Shiprocket's own words (what the admin is shown when it refuses a shipment).
+    if (r.status >= 400 && r.status < 500 && r.status !== 401 && r.status !== 429)
+      throw new ValidationError(message, { status: r.status, providerMessage: refusalWords(r) });
     throw new UnavailableError(message);
   }
 
@@ -198,6 +200,22 @@ function messageOf(r: Answer): string {
   const parts = [typeof message === 'string' ? message : `status ${r.status}`];
   if (errors && typeof errors === 'object') parts.push(JSON.stringify(errors).slice(0, 300));
   return parts.join(' ');
+}
+
+/**
+ * A refusal in Shiprocket's words for a person: its field errors' messages (a 422's `errors`, e.g.
+ * {"billing_pincode": ["The billing pincode must be 6 digits."]}), else its message.
+ */
+function refusalWords(r: Answer): string {
+  const { message, errors } = r.body;
+  const words =
+    errors && typeof errors === 'object'
+      ? Object.values(errors)
+          .flat()
+          .filter((w): w is string => typeof w === 'string' && w.trim() !== '')
+      : [];
+  if (words.length > 0) return words.join(' ');
+  return typeof message === 'string' && message.trim() ? message : `status ${r.status}`;
 }
 
 /**

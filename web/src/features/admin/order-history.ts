@@ -101,6 +101,8 @@ export function eventSummary(entry: Pick<HistoryEntry, 'type' | 'data'>): string
     }
     case 'ShippingStatusUpdated':
       return str(data.shippingStatus);
+    case 'ShipmentRefused':
+      return str(data.reason);
     case 'ShipmentCancelled': {
       const awb = str(data.awb);
       return join(awb && `AWB ${awb}`, 'cancelled at Shiprocket');

@@ -33,6 +33,16 @@ export function shippingNeedsAction(status: string | null | undefined): boolean 
   return s.startsWith('RTO') || s === 'LOST' || s === 'UNDELIVERED';
 }
 
+/**
+ * What keeps the order from shipping, in words (Shiprocket refused to make its shipment, e.g. for a pincode it
+ * does not take): the admin acts on it (e.g. cancels the order, which refunds). Null when nothing does, or
+ * once the order is cancelled (acted on: nothing is to ship).
+ */
+export function shipmentProblemText(order: Pick<Order, 'shipmentProblem' | 'deliveryStatus'>): string | null {
+  const reason = order.shipmentProblem?.trim();
+  return reason && order.deliveryStatus !== CANCELLED ? `Shiprocket refused the shipment: ${reason}` : null;
+}
+
 /** The order an `order` event of the push stream is about (a change or a removal), or null if unreadable. */
 export function orderNumberOfEvent(raw: unknown): string | null {
   const parsed = z.object({ orderNumber: z.string().min(1) }).safeParse(raw);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canDeleteOrder, orderNumberOfEvent, shippingNeedsAction } from './orders';
+import { canDeleteOrder, orderNumberOfEvent, shipmentProblemText, shippingNeedsAction } from './orders';
+import { orderSchema } from '@/types/order';
 
 const raw = (overrides: Record<string, unknown> = {}) => ({
   orderNumber: 'ORD-1',
@@ -33,6 +34,21 @@ describe('shippingNeedsAction', () => {
       expect(shippingNeedsAction(status), status).toBe(true);
     for (const status of ['AWB ASSIGNED', 'IN TRANSIT', 'OUT FOR DELIVERY', 'DELIVERED', null, undefined])
       expect(shippingNeedsAction(status), String(status)).toBe(false);
+  });
+});
+
+describe('shipmentProblemText', () => {
+  it("says why Shiprocket refused the shipment, from the order's shipmentProblem", () => {
+    const refused = orderSchema.parse(raw({ shipmentProblem: 'The billing pincode must be 6 digits.' }));
+    expect(shipmentProblemText(refused)).toBe('Shiprocket refused the shipment: The billing pincode must be 6 digits.');
+  });
+
+  it('says nothing with no problem (also from a server that sends none), or once the order is cancelled', () => {
+    expect(shipmentProblemText(orderSchema.parse(raw()))).toBeNull();
+    expect(shipmentProblemText(orderSchema.parse(raw({ shipmentProblem: '  ' })))).toBeNull();
+    expect(
+      shipmentProblemText(orderSchema.parse(raw({ deliveryStatus: 'Cancelled', shipmentProblem: 'Refused.' }))),
+    ).toBeNull();
   });
 });
 

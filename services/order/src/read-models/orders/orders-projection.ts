@@ -38,6 +38,7 @@ export const ORDER_COLUMNS = [
   'refund_amount_paise',
   'refund_id',
   'shiprocket_status_at',
+  'shipment_refused_reason',
 ] as const;
 
 /** An OrderPlaced's values for orders.orders, order_number to delivery_status . */
@@ -129,9 +130,20 @@ export const ordersReadModel = defineReadModel<OrderEvent, typeof tables, OrderC
         shiprocket_tracking_url: d.trackingUrl,
         shiprocket_status: d.shippingStatus,
         shiprocket_status_at: d.createdAt,
+        // A shipment made after a refusal: nothing is refused any more.
+        shipment_refused_reason: null,
         updated_at: d.createdAt,
       });
       return changed(orders.get(d.orderNumber), d.orderNumber);
+    },
+    ShipmentRefused(d, { orders }) {
+      const row = orders.get(d.orderNumber);
+      if (row)
+        orders.update(d.orderNumber, {
+          shipment_refused_reason: d.reason,
+          updated_at: greatestTime(row.updated_at as string, d.at),
+        });
+      return changed(row, d.orderNumber);
     },
     ShippingStatusUpdated(d, { orders }) {
       const row = orders.get(d.orderNumber);

@@ -51,6 +51,11 @@ export interface OrderView {
   shiprocketAWB: string | null;
   shiprocketTrackingUrl: string | null;
   shiprocketStatus: string | null;
+  /**
+   * Why the shipping provider refused to make its shipment (its words, e.g. 'The billing pincode must be 6
+   * digits.'), so the admin can act; null when nothing is refused (a shipment made since clears it).
+   */
+  shipmentProblem: string | null;
   /** Cancelled: why and when (null otherwise). */
   cancelReason: string | null;
   cancelledAt: string | null;
@@ -91,6 +96,7 @@ interface Row {
   refund_status: 'Pending' | 'Refunded' | null;
   refund_amount_paise: bigint | null;
   refund_id: string | null;
+  shipment_refused_reason: string | null;
 }
 
 /** Every column but updated_at (the views do not show it). */
@@ -136,6 +142,7 @@ export function toOrderView(r: Row): OrderView {
     shiprocketAWB: r.shiprocket_awb,
     shiprocketTrackingUrl: r.shiprocket_tracking_url,
     shiprocketStatus: r.shiprocket_status,
+    shipmentProblem: r.shipment_refused_reason,
     cancelReason: r.cancel_reason,
     cancelledAt: r.cancelled_at?.toISOString() ?? null,
     refund:

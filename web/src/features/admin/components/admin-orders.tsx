@@ -23,6 +23,7 @@ import {
   canDeleteOrder,
   isSettableDeliveryStatus,
   SETTABLE_DELIVERY_STATUSES,
+  shipmentProblemText,
   shippingNeedsAction,
 } from '../orders';
 import styles from './admin-orders.module.css';
@@ -112,6 +113,7 @@ function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order)
   const [cancelling, setCancelling] = useState(false);
   const [updateStatus, statusState] = useUpdateOrderStatusMutation();
   const [markSeen, seenState] = useMarkOrderSeenMutation();
+  const shipmentProblem = shipmentProblemText(order);
 
   const changeStatus = async (value: string) => {
     if (!isSettableDeliveryStatus(value) || value === order.deliveryStatus) return;
@@ -231,6 +233,15 @@ function OrderCard({ order, onDelete }: { order: Order; onDelete: (order: Order)
             </div>
           ) : null}
           <RefundFact refund={order.refund} />
+          {shipmentProblem ? (
+            <div className={styles.shipmentProblem}>
+              <dt>Shipment</dt>
+              <dd className={styles.trackingStatus}>
+                <StatusPill tone="danger">Needs action</StatusPill>
+                <span>{shipmentProblem}</span>
+              </dd>
+            </div>
+          ) : null}
           <div>
             <dt>AWB</dt>
             <dd>{order.shiprocketAWB ?? '—'}</dd>

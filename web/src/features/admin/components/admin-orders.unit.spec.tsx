@@ -111,6 +111,28 @@ describe('AdminOrders', { timeout: 15_000 }, () => {
     expect(returning.getByText('Tracking status').nextElementSibling?.textContent).toBe('RTO INITIATEDNeeds action');
   });
 
+  it('shows a shipment Shiprocket refused as Needs action with its reason, and no problem on other orders', async () => {
+    fakeApi({
+      'GET /api/orders/admin/all': () =>
+        jsonResponse([
+          order({ shiprocketAWB: null, shipmentProblem: 'The billing pincode must be 6 digits.' }),
+          order({ orderNumber: 'ORD-100002', shipmentProblem: null }),
+          order({ orderNumber: 'ORD-100003', shiprocketAWB: null, deliveryStatus: 'Cancelled', shipmentProblem: 'x' }),
+        ]),
+    });
+    renderWithProviders(<AdminOrders />);
+    const refused = within(await screen.findByRole('article', { name: 'Order ORD-100001' }));
+    expect(refused.getByText('Shipment').nextElementSibling?.textContent).toBe(
+      'Needs actionShiprocket refused the shipment: The billing pincode must be 6 digits.',
+    );
+    expect(refused.getByText('AWB').nextElementSibling?.textContent).toBe('—');
+    for (const name of ['Order ORD-100002', 'Order ORD-100003']) {
+      const other = within(screen.getByRole('article', { name }));
+      expect(other.queryByText('Needs action'), name).toBeNull();
+      expect(other.queryByText(/Shiprocket refused/), name).toBeNull();
+    }
+  });
+
   it("sets the delivery status, and says 'Failed to update status' when refused", async () => {
     let refuse = false;
     const fetchMock = fakeApi({
