@@ -57,6 +57,9 @@ describe('addresses API', () => {
     await refused({ ...home, addressLine1: '' }, 'Address line 1 is required');
     await refused({ ...home, label: '' }, 'Label is required');
     await refused({ ...home, email: 'not-an-email' }, 'Please enter a valid email');
+    // A PIN code checkout would refuse is refused when saved, not first at checkout.
+    await refused({ ...home, zipCode: '12' }, 'Please enter a valid 6-digit pincode');
+    await refused({ ...home, zipCode: '056001' }, 'Please enter a valid 6-digit pincode');
     expect(await add(asha, {})).toMatchObject({
       status: 400,
       body: { message: 'Name is required; Phone is required; Address line 1 is required' },

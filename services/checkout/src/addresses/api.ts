@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UnavailableError } from '@shop/shared/errors/errors';
+import { INDIAN_PINCODE_MESSAGE, isIndianPincode } from '@shop/shared/contracts/indian-pincode';
 import { indianPhoneInput } from '@shop/shared/http/phone-input';
 import { routeOf } from '@shop/shared/http/route-table';
 import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
@@ -39,7 +40,8 @@ const fields = {
   addressLine2: optional('Address line 2', 200),
   city: optional('City', 100),
   state: optional('State', 100),
-  zipCode: optional('Zip code', 20),
+  // Empty, or a PIN code a courier ships to: checkout refuses any other, so one saved would fail there.
+  zipCode: optional('Zip code', 20).refine((v) => v === '' || isIndianPincode(v), INDIAN_PINCODE_MESSAGE),
 };
 const isDefault = booleanInput('isDefault').optional();
 

@@ -1,5 +1,6 @@
 import { DEFAULT_ADDRESS_LABEL, type Address } from '@/types/address';
 import { phoneProblem } from '@/types/fields';
+import { INDIAN_PINCODE_MESSAGE, isIndianPincode } from '@shop/shared/contracts/indian-pincode';
 
 // The rules of the saved-address form (the address itself: types/address).
 
@@ -19,9 +20,12 @@ export const emptyAddress = (): AddressInput => ({
   isDefault: false,
 });
 
-export type AddressErrors = Partial<Record<'label' | 'name' | 'phone' | 'addressLine1', string>>;
+export type AddressErrors = Partial<Record<'label' | 'name' | 'phone' | 'addressLine1' | 'zipCode', string>>;
 
-/** Seed: label, name, phone and address line 1 are required. */
+/**
+ * Seed: label, name, phone and address line 1 are required. A PIN code may be left empty, but one given must be
+ * one a courier ships to (checkout refuses any other).
+ */
 export function validateAddress(values: AddressInput): AddressErrors {
   const errors: AddressErrors = {};
   if (!values.label.trim()) errors.label = 'Label is required';
@@ -29,6 +33,7 @@ export function validateAddress(values: AddressInput): AddressErrors {
   const phone = phoneProblem(values.phone);
   if (phone) errors.phone = phone;
   if (!values.addressLine1.trim()) errors.addressLine1 = 'Address line 1 is required';
+  if (values.zipCode.trim() && !isIndianPincode(values.zipCode)) errors.zipCode = INDIAN_PINCODE_MESSAGE;
   return errors;
 }
 

@@ -22,6 +22,15 @@ describe('the address form', () => {
     });
   });
 
+  it('takes an empty PIN code or one a courier ships to, and refuses any other', () => {
+    const asha = { ...emptyAddress(), name: 'Asha', phone: '+919800000000', addressLine1: '12 MG Road' };
+    expect(validateAddress({ ...asha, zipCode: ' 560001 ' })).toEqual({});
+    for (const zipCode of ['12', '056001', '5600011', 'abcdef'])
+      expect(validateAddress({ ...asha, zipCode }), zipCode).toEqual({
+        zipCode: 'Please enter a valid 6-digit pincode',
+      });
+  });
+
   it('sends trimmed text', () => {
     expect(addressPayload({ ...emptyAddress(), name: '  Asha ', isDefault: true })).toMatchObject({
       name: 'Asha',
