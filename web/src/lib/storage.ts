@@ -44,3 +44,33 @@ export function writeStoredText(key: StorageKey, value: string | null): void {
 export function writeStoredJson(key: StorageKey, value: unknown): void {
   writeStoredText(key, JSON.stringify(value));
 }
+
+/**
+ * This tab's own drafts (sessionStorage: kept across a reload, gone with the tab, never shared with another tab or
+ * a later visitor of a shared phone).
+ */
+export const sessionKeys = Object.freeze({
+  /** What the shopper typed in checkout's shipping form, so a reload during payment does not lose it. */
+  checkoutShipping: 'checkoutShipping',
+});
+export type SessionKey = (typeof sessionKeys)[keyof typeof sessionKeys];
+
+/** Returns this tab's stored value parsed as JSON, or undefined when absent, unreadable or not JSON. */
+export function readSessionJson(key: SessionKey): unknown {
+  try {
+    const text = window.sessionStorage.getItem(key);
+    return text === null ? undefined : (JSON.parse(text) as unknown);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stores a value as JSON for this tab; undefined removes the key. */
+export function writeSessionJson(key: SessionKey, value: unknown): void {
+  try {
+    if (value === undefined) window.sessionStorage.removeItem(key);
+    else window.sessionStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage full or disabled: the form keeps its values for this page.
+  }
+}

@@ -11,6 +11,7 @@ import { makeStore, type RootState } from '@/app/store';
 afterEach(() => {
   cleanup();
   window.localStorage.clear();
+  window.sessionStorage.clear();
   vi.unstubAllGlobals();
   vi.useRealTimers();
 });

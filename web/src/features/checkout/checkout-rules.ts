@@ -43,6 +43,20 @@ export const EMPTY_SHIPPING: ShippingDetails = Object.freeze({
 /** A refusal shown as a notification: a title and a message. */
 export type Problem = { title: string; message?: string };
 
+/**
+ * Shipping details kept for this tab (a draft read back after a reload), or the empty form when what is stored is
+ * not a draft of these fields: every field a string, nothing else taken.
+ */
+export function shippingDraft(stored: unknown): ShippingDetails {
+  if (typeof stored !== 'object' || stored === null) return EMPTY_SHIPPING;
+  const draft = { ...EMPTY_SHIPPING };
+  for (const key of Object.keys(EMPTY_SHIPPING) as (keyof ShippingDetails)[]) {
+    const value = (stored as Record<string, unknown>)[key];
+    if (typeof value === 'string') draft[key] = value.slice(0, 500);
+  }
+  return draft;
+}
+
 export const REQUIRED_FIELDS: readonly (keyof ShippingDetails)[] = ['name', 'email', 'phone', 'address', 'pincode'];
 
 /**

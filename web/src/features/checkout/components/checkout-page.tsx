@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch } from '@/app/hooks';
 import { SelectField, TextField } from '@/components/form/text-field';
@@ -11,11 +11,12 @@ import { paths } from '@/config/paths';
 import { useGetAddressBookQuery } from '@/lib/addresses-api';
 import { useCalculateDeliveryQuery } from '@/lib/delivery-api';
 import { formatRupees } from '@/lib/money';
+import { readSessionJson, sessionKeys, writeSessionJson } from '@/lib/storage';
 import { FREE_DELIVERY, linesSubtotal, orderTotals, subtotalAfterDiscount } from '@/lib/order-totals';
 import type { User } from '@/types/api';
 import {
-  EMPTY_SHIPPING,
   savedAddressLabel,
+  shippingDraft,
   withProfile,
   withSavedAddress,
   type CheckoutLine,
@@ -51,12 +52,22 @@ export function CheckoutPage({ lines, profile, isLoggedIn, onOrderPlaced }: Chec
   const dispatch = useAppDispatch();
   const formId = useId();
   const pickerId = useId();
-  const [shipping, setShipping] = useState<ShippingDetails>(EMPTY_SHIPPING);
+  // What the shopper typed comes back after a reload (during payment too); the tab's draft goes once the order is placed.
+  const [shipping, setShipping] = useState<ShippingDetails>(() =>
+    shippingDraft(readSessionJson(sessionKeys.checkoutShipping)),
+  );
   const [coupon, setCoupon] = useState<AppliedCoupon | null>(null);
   const [pickedAddress, setPickedAddress] = useState('');
   const [sandbox, setSandbox] = useState(false);
-  const { pay, status } = useCheckoutPayment(onOrderPlaced);
+  const placed = useCallback(() => {
+    writeSessionJson(sessionKeys.checkoutShipping, undefined);
+    onOrderPlaced();
+  }, [onOrderPlaced]);
+  const { pay, status } = useCheckoutPayment(placed);
   const processing = status === 'checking' || status === 'paying' || status === 'verifying';
+  useEffect(() => {
+    writeSessionJson(sessionKeys.checkoutShipping, status === 'success' ? undefined : shipping);
+  }, [shipping, status]);
 
   // Prefill from the profile once it is known; what the shopper typed is kept.
   useEffect(() => {

@@ -1,4 +1,4 @@
-import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { buildProduct, buildUser } from '@/testing/data';
 import { fakeApi, jsonResponse, requestsOf } from '@/testing/fake-api';
@@ -217,6 +217,26 @@ describe('checkout page', { timeout: 20_000 }, () => {
       razorpay_signature: 'sig',
       orderData: { pincode: '560001' },
     });
+    // Placed: this tab's draft of the form is gone, so the next checkout starts empty.
+    expect(window.sessionStorage.getItem('checkoutShipping')).toBeNull();
+  });
+
+  it('keeps what the shopper typed across a reload of the page (a reload during payment too)', async () => {
+    fakeApi(charges);
+    startCheckout();
+    await fillGuestForm();
+    fireEvent.change(screen.getByLabelText('City'), { target: { value: 'Bengaluru' } });
+    cleanup(); // the page goes; sessionStorage stays, as a reload keeps it
+    startCheckout();
+    expect(((await screen.findByLabelText('Name *')) as HTMLInputElement).value).toBe('Ravi Kumar');
+    const value = (label: string) => (screen.getByLabelText(label) as HTMLInputElement).value;
+    expect(['Email *', 'Phone *', 'Address *', 'City', 'Pincode *'].map(value)).toEqual([
+      'ravi@example.in',
+      '+91 98000 00002',
+      '12 MG Road',
+      'Bengaluru',
+      '560001',
+    ]);
   });
 
   it('keeps the cart when the payment is cancelled, fails or is not verified, and says so', async () => {
