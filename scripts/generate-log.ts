@@ -735,6 +735,21 @@ async function placeOrder(shop: Shop, sale: Sale, paidAt: string): Promise<void>
     },
     { actor: sale.user.id, occurredAt: paidAt },
   );
+  // Now and then Shiprocket refuses the shipment first (no draw: every 29th order). Half of those stay refused
+  // (the admin has still to act); the others are shipped once the address is set right, which clears it.
+  if (shop.orders % 29 === 0) {
+    const refusedAt = now();
+    await out.emit(
+      'orders',
+      stream,
+      {
+        type: 'ShipmentRefused',
+        data: { orderNumber, reason: 'The billing pincode must be 6 digits.', at: refusedAt },
+      },
+      { actor: 'shipping', occurredAt: refusedAt },
+    );
+    if (shop.orders % 58 !== 0) return;
+  }
   // Its shipment (the AWB is assigned at once); each delivery step below comes with the tracking update.
   const awb = `SB${String(shop.orders).padStart(10, '0')}`;
   const shippedAt = now();
