@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { photoRenditions, type PhotoRenditions } from '../../../services/shared/src/contracts/photo-renditions.ts';
 import { multipartForm } from '@shop/test-support/http';
+import { waitUntil } from '@shop/test-support/wait-until';
 import { phonePhoto } from '@shop/test-support/photos';
 import { useShopAndBrowser, VIEWPORTS } from '../support/browser.ts';
 
@@ -24,6 +25,13 @@ const shop = useShopAndBrowser(async (started) => {
   renditions = photoRenditions(((await r.json()) as { image: string }).image)!;
   expect(renditions.widths).toEqual([320, 640, 960, 1280, 1600]);
 });
+
+/**
+ * Whether an image has loaded, asked through the locator (the browser's debugging protocol). A string predicate
+ * for page.waitForFunction is compiled in the page when its first check fails, which the shop's CSP refuses
+ * ('unsafe-eval' is not allowed): the test failed whenever the photo was not loaded at the first check.
+ */
+const loaded = (img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth > 0;
 
 /** Every file of the photo the page finishes downloading, with its body's size. */
 function photoDownloads(page: Page): Array<{ url: string; bytes: Promise<number> }> {
@@ -48,9 +56,7 @@ describe('a phone photo on a product card', () => {
       await page.goto('/products');
       const image = page.getByRole('article', { name: NAME }).locator('img');
       await image.waitFor();
-      await page.waitForFunction(
-        `(() => { const img = document.querySelector('article[aria-label="${NAME}"] img'); return !!img && img.complete && img.naturalWidth > 0; })()`,
-      );
+      await waitUntil(() => image.evaluate(loaded), 'the photo to load');
       // the card is 20rem (320 px) wide at most: 640 px on a 2x screen, in WebP
       const card = `${shop.base}${renditions.path(640, 'webp')}`;
       expect(await image.evaluate((img: { currentSrc: string }) => img.currentSrc)).toBe(card);
@@ -81,9 +87,8 @@ describe('a phone photo on a product card', () => {
       try {
         await page.goto('/products');
         await page.getByLabel('Search products').fill('Photo Kurta');
-        await page.waitForFunction(
-          `(() => { const img = document.querySelector('article[aria-label="Portrait Photo Kurta"] img'); return !!img && img.complete && img.naturalWidth > 0; })()`,
-        );
+        const portrait = page.getByRole('article', { name: 'Portrait Photo Kurta' }).locator('img');
+        await waitUntil(() => portrait.evaluate(loaded), 'the portrait photo to load');
         // Each card's image box (its first link), width and height, the portrait photo's and the landscape one's.
         const boxes = await page.evaluate<Record<string, { width: number; height: number }>>(
           `Object.fromEntries(Array.from(document.querySelectorAll('article'), (card) => {
