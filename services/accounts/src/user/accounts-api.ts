@@ -5,6 +5,7 @@ import type { KnownDevices } from '@shop/shared/auth/known-devices';
 import { NotFoundError, UnauthorizedError, UnavailableError } from '@shop/shared/errors/errors';
 import { loginLimits } from './login-limits.ts';
 import { rateLimit } from '@shop/shared/http/rate-limit';
+import { EMAIL_MESSAGE } from '@shop/shared/contracts/email-address';
 import { indianPhoneInput } from '@shop/shared/http/phone-input';
 import { routeOf } from '@shop/shared/http/route-table';
 import { awaitReadable } from '@shop/shared/runtime/read-your-writes';
@@ -19,11 +20,7 @@ const required = (label: string) =>
     .string({ error: `${label} is required` })
     .trim()
     .min(1, `${label} is required`);
-const email = z
-  .string({ error: 'Email is required' })
-  .trim()
-  .min(1, 'Email is required')
-  .pipe(z.email('Please enter a valid email'));
+const email = z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').pipe(z.email(EMAIL_MESSAGE)); // the rule of contracts/email-address, after 'Email is required'
 
 // A check without its own message takes the schema's ('Password is required'): every limit says its own.
 const MAX_PASSWORD = 200;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UnavailableError } from '@shop/shared/errors/errors';
+import { EMAIL_MESSAGE, isEmailAddress } from '@shop/shared/contracts/email-address';
 import { INDIAN_PINCODE_MESSAGE, isIndianPincode } from '@shop/shared/contracts/indian-pincode';
 import { indianPhoneInput } from '@shop/shared/http/phone-input';
 import { routeOf } from '@shop/shared/http/route-table';
@@ -26,10 +27,7 @@ const optional = (label: string, max: number) =>
       .trim()
       .max(max, `${label} can have at most ${max} characters`),
   );
-const email = optional('Email', 200).refine(
-  (v) => v === '' || z.email().safeParse(v).success,
-  'Please enter a valid email',
-);
+const email = optional('Email', 200).refine((v) => v === '' || isEmailAddress(v), EMAIL_MESSAGE);
 
 const fields = {
   label: required('Label', 50),

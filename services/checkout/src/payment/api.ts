@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { NotFoundError, UnavailableError, ValidationError } from '@shop/shared/errors/errors';
 import { buyerKeyOf, clientAddressKeyOf, isFirstVisit } from '@shop/shared/auth/guest-identity';
+import { EMAIL_MESSAGE, isEmailAddress } from '@shop/shared/contracts/email-address';
 import { INDIAN_PINCODE_MESSAGE, isIndianPincode } from '@shop/shared/contracts/indian-pincode';
 import { rateLimit } from '@shop/shared/http/rate-limit';
 import { rupeesInput } from '@shop/shared/http/amount-input';
@@ -152,7 +153,7 @@ export function checkCart(limits: PaymentPorts['limits'], data: z.infer<typeof O
   if (data.items.length === 0) throw new ValidationError('Cart is empty');
   if (!data.customerName || !data.customerEmail || !data.customerPhone || !data.address || !data.pincode)
     throw new ValidationError(REQUIRED);
-  if (!z.email().safeParse(data.customerEmail).success) throw new ValidationError('Please enter a valid email');
+  if (!isEmailAddress(data.customerEmail)) throw new ValidationError(EMAIL_MESSAGE);
   if (!isIndianPincode(data.pincode)) throw new ValidationError(INDIAN_PINCODE_MESSAGE);
   checkUnitsPerProduct(data.items, limits.maxUnitsPerProduct);
   checkCheckoutSize(data.items, { maxUnits: limits.maxUnitsPerCheckout, maxProducts: limits.maxProductsPerCheckout });

@@ -1,9 +1,9 @@
-import { z } from 'zod';
 import { hasSizeStock, availableStock } from '@/lib/stock';
 import type { OrderTotals } from '@/lib/order-totals';
 import { DEFAULT_ADDRESS_LABEL, type Address } from '@/types/address';
 import type { Product, ProductId, User } from '@/types/api';
 import { phoneProblem } from '@/types/fields';
+import { EMAIL_MESSAGE, isEmailAddress } from '@shop/shared/contracts/email-address';
 import { INDIAN_PINCODE_MESSAGE, isIndianPincode } from '@shop/shared/contracts/indian-pincode';
 import type { OrderData } from './api/checkout-api';
 
@@ -70,7 +70,7 @@ export function checkoutProblem(lines: readonly CheckoutLine[], shipping: Shippi
     return { title: 'Please fill all required fields' };
   const phone = phoneProblem(shipping.phone);
   if (phone) return { title: phone };
-  if (!z.email().safeParse(shipping.email.trim()).success) return { title: 'Please enter a valid email' };
+  if (!isEmailAddress(shipping.email)) return { title: EMAIL_MESSAGE };
   if (!isIndianPincode(shipping.pincode)) return { title: INDIAN_PINCODE_MESSAGE };
   return null;
 }
